@@ -1,0 +1,319 @@
+import { diag } from '@opentelemetry/api';
+import { InvalidOptionError } from '../errors.js';
+import { isResourceKey, isUsername, normalizeUuid } from './identifiers.js';
+import type {
+  AttributeMatcher,
+  AttributeValue,
+  DropEvent,
+  ResourceLogExporterOptions,
+  RouteRule,
+} from './options.js';
+import { parseResourceUrl } from './resource-url.js';
+
+/** A route with its matchers compiled to predicates. */
+export interface NormalizedRoute {
+  readonly matchers: ReadonlyArray<
+    readonly [attribute: string, test: (v: AttributeValue) => boolean]
+  >;
+  readonly uuid: string | undefined;
+  readonly key: string | undefined;
+  readonly username: string | undefined;
+}
+
+/** Options after layering code > env > default, validated once. */
+export interface NormalizedConfig {
+  /** Without trailing slash; may carry a path prefix. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly username: string | undefined;
+  readonly defaultResource:
+    | { readonly uuid: string; readonly username: string | undefined }
+    | undefined;
+  readonly routes: readonly NormalizedRoute[];
+  readonly resourceKeys: ReadonlyMap<string, string>;
+  readonly unmapped: 'drop' | 'error';
+  readonly compression: 'gzip' | 'none';
+  readonly timeoutMillis: number;
+  readonly exportTimeoutMillis: number;
+  readonly maxBatchBytes: number;
+  readonly maxConcurrency: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly onDrop: ((event: DropEvent) => void) | undefined;
+}
+
+export const DEFAULTS = {
+  compression: 'gzip',
+  unmapped: 'drop',
+  timeoutMillis: 10_000,
+  exportTimeoutMillis: 25_000,
+  maxBatchBytes: 1024 * 1024,
+  maxConcurrency: 8,
+} as const;
+
+/** Header names the exporter sets itself; `headers` may not replace them. */
+const RESERVED_HEADERS = new Set([
+  'x-api-key',
+  'content-type',
+  'content-encoding',
+  'content-length',
+  'idempotency-key',
+  'host',
+  'transfer-encoding',
+  'connection',
+]);
+
+/**
+ * Layers code options over `RESLOG_*` environment variables over defaults. A bad code option
+ * throws {@link InvalidOptionError}; a bad environment value warns through `diag` and is ignored.
+ */
+export function normalizeConfig(
+  options: ResourceLogExporterOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): NormalizedConfig {
+  const resourceOption = options.resource ?? envValue(env, 'RESLOG_RESOURCE', parseResourceEnv);
+  const parsedResource = parseResourceOption(resourceOption, options.resource !== undefined);
+
+  // A resource URL given in code is a code option too, so it outranks RESLOG_BASE_URL and
+  // RESLOG_USERNAME; one from RESLOG_RESOURCE ranks below them.
+  const codeUrl = options.resource !== undefined ? parsedResource : undefined;
+  const envUrl = options.resource === undefined ? parsedResource : undefined;
+  const baseUrl = normalizeBaseUrl(
+    options.baseUrl ??
+      codeUrl?.baseUrl ??
+      envValue(env, 'RESLOG_BASE_URL', validBaseUrl) ??
+      envUrl?.baseUrl,
+  );
+  const apiKey = options.apiKey ?? envValue(env, 'RESLOG_API_KEY', (v) => v);
+  if (typeof apiKey !== 'string' || apiKey.length === 0) {
+    throw new InvalidOptionError(
+      'apiKey',
+      'a non-empty string (option apiKey or env RESLOG_API_KEY)',
+      typeof apiKey === 'string' ? '""' : typeof apiKey,
+    );
+  }
+  const username =
+    checkUsername('username', options.username) ??
+    codeUrl?.username ??
+    envValue(env, 'RESLOG_USERNAME', (v) => (isUsername(v) ? v : undefined)) ??
+    envUrl?.username;
+
+  return {
+    baseUrl,
+    apiKey,
+    username,
+    defaultResource: parsedResource && {
+      uuid: parsedResource.uuid,
+      username: parsedResource.username,
+    },
+    routes: (options.routes ?? []).map(normalizeRoute),
+    resourceKeys: normalizeResourceKeys(options.resourceKeys),
+    unmapped: oneOf('unmapped', options.unmapped, ['drop', 'error'] as const) ?? DEFAULTS.unmapped,
+    compression:
+      oneOf('compression', options.compression, ['gzip', 'none'] as const) ??
+      envValue(env, 'RESLOG_COMPRESSION', (v) => (v === 'gzip' || v === 'none' ? v : undefined)) ??
+      DEFAULTS.compression,
+    timeoutMillis: positiveInt('timeoutMillis', options.timeoutMillis) ?? DEFAULTS.timeoutMillis,
+    exportTimeoutMillis:
+      positiveInt('exportTimeoutMillis', options.exportTimeoutMillis) ??
+      DEFAULTS.exportTimeoutMillis,
+    maxBatchBytes:
+      positiveInt('maxBatchBytes', options.maxBatchBytes, 1024) ?? DEFAULTS.maxBatchBytes,
+    maxConcurrency:
+      positiveInt('maxConcurrency', options.maxConcurrency) ?? DEFAULTS.maxConcurrency,
+    headers: normalizeHeaders(options.headers),
+    onDrop: optionalFunction('onDrop', options.onDrop),
+  };
+}
+
+/** Reads an env var; empty means unset; a value `parse` refuses warns and counts as unset. */
+function envValue<T>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  parse: (value: string) => T | undefined,
+): T | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const value = parse(raw);
+  if (value === undefined) {
+    const shown = name === 'RESLOG_API_KEY' ? '<redacted>' : JSON.stringify(raw);
+    diag.warn(`reslog: ignoring invalid ${name}=${shown}`);
+  }
+  return value;
+}
+
+function parseResourceEnv(value: string): string | undefined {
+  if (normalizeUuid(value)) return value;
+  try {
+    parseResourceUrl(value, 'RESLOG_RESOURCE');
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseResourceOption(
+  value: unknown,
+  fromCode: boolean,
+): { uuid: string; username?: string; baseUrl?: string } | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    throw new InvalidOptionError('resource', 'a UUID or a resource URL', value);
+  }
+  const uuid = normalizeUuid(value);
+  if (uuid) return { uuid };
+  // The env value was checked already; a code value that is not a URL gets the URL message.
+  return parseResourceUrl(value, fromCode ? 'resource' : 'RESLOG_RESOURCE');
+}
+
+function validBaseUrl(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function normalizeBaseUrl(value: unknown): string {
+  const expected = 'an http(s) URL (option baseUrl, env RESLOG_BASE_URL, or a resource URL)';
+  if (typeof value !== 'string' || !validBaseUrl(value)) {
+    throw new InvalidOptionError('baseUrl', expected, value);
+  }
+  const url = new URL(value);
+  if (url.search || url.hash || url.username || url.password) {
+    throw new InvalidOptionError('baseUrl', 'a URL without query, fragment or credentials', value);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function normalizeRoute(rule: RouteRule, index: number): NormalizedRoute {
+  const name = `routes[${index}]`;
+  if (rule === null || typeof rule !== 'object') {
+    throw new InvalidOptionError(name, 'an object { match, resource | key }', rule);
+  }
+  const match: unknown = rule.match;
+  if (match === null || typeof match !== 'object' || Object.keys(match).length === 0) {
+    throw new InvalidOptionError(`${name}.match`, 'an object with at least one attribute', match);
+  }
+  const matchers = Object.entries(match as Record<string, unknown>).map(
+    ([attribute, matcher]) =>
+      [attribute, compileMatcher(`${name}.match.${attribute}`, matcher)] as const,
+  );
+  if ((rule.resource === undefined) === (rule.key === undefined)) {
+    throw new InvalidOptionError(name, 'exactly one of resource and key', rule);
+  }
+  const uuid = rule.resource === undefined ? undefined : normalizeUuid(rule.resource);
+  if (rule.resource !== undefined && !uuid) {
+    throw new InvalidOptionError(`${name}.resource`, 'a resource UUID', rule.resource);
+  }
+  if (rule.key !== undefined && !isResourceKey(rule.key)) {
+    throw new InvalidOptionError(
+      `${name}.key`,
+      'a resource key (^[a-z0-9][a-z0-9._-]{0,127}$)',
+      rule.key,
+    );
+  }
+  return {
+    matchers,
+    uuid,
+    key: rule.key,
+    username: checkUsername(`${name}.username`, rule.username),
+  };
+}
+
+function compileMatcher(name: string, matcher: unknown): (v: AttributeValue) => boolean {
+  if (typeof matcher === 'string') return (v) => v === matcher;
+  if (matcher instanceof RegExp) {
+    // A global or sticky regex keeps lastIndex between calls and would match every other time.
+    const re =
+      matcher.global || matcher.sticky
+        ? new RegExp(matcher.source, matcher.flags.replace(/[gy]/g, ''))
+        : matcher;
+    return (v) => typeof v === 'string' && re.test(v);
+  }
+  if (typeof matcher === 'function') {
+    const fn = matcher as AttributeMatcher & ((v: AttributeValue) => boolean);
+    return (v) => {
+      try {
+        return fn(v) === true;
+      } catch {
+        return false;
+      }
+    };
+  }
+  throw new InvalidOptionError(name, 'a string, a RegExp or a function', matcher);
+}
+
+function normalizeResourceKeys(value: unknown): ReadonlyMap<string, string> {
+  const map = new Map<string, string>();
+  if (value === undefined) return map;
+  if (value === null || typeof value !== 'object') {
+    throw new InvalidOptionError('resourceKeys', 'an object of resource key → UUID', value);
+  }
+  for (const [key, uuid] of Object.entries(value as Record<string, unknown>)) {
+    if (!isResourceKey(key)) {
+      throw new InvalidOptionError(
+        'resourceKeys',
+        'resource keys matching ^[a-z0-9][a-z0-9._-]{0,127}$',
+        key,
+      );
+    }
+    const normalized = normalizeUuid(uuid);
+    if (!normalized) throw new InvalidOptionError(`resourceKeys.${key}`, 'a resource UUID', uuid);
+    map.set(key, normalized);
+  }
+  return map;
+}
+
+function normalizeHeaders(value: unknown): Record<string, string> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object') {
+    throw new InvalidOptionError('headers', 'an object of header name → string', value);
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, headerValue] of Object.entries(value as Record<string, unknown>)) {
+    const lower = name.toLowerCase();
+    if (RESERVED_HEADERS.has(lower)) {
+      throw new InvalidOptionError(`headers.${name}`, 'a header reslog does not set itself', name);
+    }
+    if (typeof headerValue !== 'string') {
+      throw new InvalidOptionError(`headers.${name}`, 'a string', headerValue);
+    }
+    headers[lower] = headerValue;
+  }
+  return headers;
+}
+
+function checkUsername(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isUsername(value)) {
+    throw new InvalidOptionError(name, 'a username (^[a-z0-9][a-z0-9_.-]{0,62}$)', value);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(
+  name: string,
+  value: unknown,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value as T)) {
+    throw new InvalidOptionError(name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);
+  }
+  return value as T;
+}
+
+function positiveInt(name: string, value: unknown, min = 1): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new InvalidOptionError(name, `an integer >= ${min}`, value);
+  }
+  return value;
+}
+
+function optionalFunction<F>(name: string, value: unknown): F | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') throw new InvalidOptionError(name, 'a function', value);
+  return value as F;
+}

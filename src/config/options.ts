@@ -1,0 +1,139 @@
+import type { DropReason, ReslogError } from '../errors.js';
+
+/** A resource attribute value as OpenTelemetry carries it. */
+export type AttributeValue = string | number | boolean | ReadonlyArray<unknown> | null | undefined;
+
+/** How one resource attribute must look for a route to match. */
+export type AttributeMatcher = string | RegExp | ((value: AttributeValue) => boolean);
+
+/**
+ * A routing rule. It matches when every entry of `match` holds for the record's resource
+ * attributes; the first matching rule wins. It names its target either by `resource` (a UUID)
+ * or by `key` (a resource key, turned into a UUID through `resourceKeys` or the receiver).
+ */
+export interface RouteRule {
+  /** Resource attribute name → expected value, pattern or predicate. All must hold. */
+  match: Readonly<Record<string, AttributeMatcher>>;
+  /** Target resource UUID. Exactly one of `resource` and `key` is required. */
+  resource?: string;
+  /** Target resource key (slug such as `checkout-api`). */
+  key?: string;
+  /**
+   * Owner username of the target resource.
+   * @default the `reslog.username` attribute, else the `username` option
+   */
+  username?: string;
+}
+
+/** Told to `onDrop` each time records are dropped. */
+export interface DropEvent {
+  reason: DropReason;
+  /** How many records were dropped. */
+  count: number;
+  /** `<username>/<uuid>` when the target was known. */
+  target?: string;
+  /** Why, when there was an error (the API key is never part of it). */
+  error?: ReslogError;
+}
+
+/** Options of {@link ResourceLogExporter}. Code options win over environment variables. */
+export interface ResourceLogExporterOptions {
+  /**
+   * Base URL of the logging service; may carry a path prefix (`https://host/logs`).
+   * @default env `RESLOG_BASE_URL`, else the origin and prefix of a `resource` URL
+   */
+  baseUrl?: string;
+  /**
+   * API key, sent as `X-API-Key`. Never logged, never part of an error.
+   * @default env `RESLOG_API_KEY`
+   */
+  apiKey?: string;
+  /**
+   * Default owner username used in the ingest path.
+   * @default env `RESLOG_USERNAME`, else the owner in a `resource` URL
+   */
+  username?: string;
+  /**
+   * Default target: a resource UUID, or a full resource URL such as
+   * `https://logs.example.com/u/alice/resources/<uuid>/` (which also gives base URL and owner).
+   * @default env `RESLOG_RESOURCE`
+   */
+  resource?: string;
+  /**
+   * Ordered routing rules, tried after the `reslog.resource.*` attributes.
+   * @default []
+   */
+  routes?: readonly RouteRule[];
+  /**
+   * Static map of resource key → UUID. Keys not in the map are looked up through
+   * `GET {baseUrl}/u/{username}/resources/by-key/{key}` and cached.
+   * @default {}
+   */
+  resourceKeys?: Readonly<Record<string, string>>;
+  /**
+   * What to do with a record no rule maps to a resource: `'drop'` counts it and the export
+   * still succeeds; `'error'` counts it and fails the export.
+   * @default 'drop'
+   */
+  unmapped?: 'drop' | 'error';
+  /**
+   * Request body compression.
+   * @default env `RESLOG_COMPRESSION`, else 'gzip'
+   */
+  compression?: 'gzip' | 'none';
+  /**
+   * Time limit of one HTTP attempt, in milliseconds.
+   * @default 10000
+   */
+  timeoutMillis?: number;
+  /**
+   * Time budget of one `export()` call including every retry, in milliseconds. Keep it below
+   * the batch processor's `exportTimeoutMillis` (30 000) so the exporter, not the processor,
+   * decides what was lost.
+   * @default 25000
+   */
+  exportTimeoutMillis?: number;
+  /**
+   * Largest request body, in bytes of JSON before compression. Larger exports are split.
+   * @default 1048576
+   */
+  maxBatchBytes?: number;
+  /**
+   * Most requests in flight at once over all targets. Each target has at most one in flight,
+   * so that a resource's logs arrive in order.
+   * @default 8
+   */
+  maxConcurrency?: number;
+  /**
+   * Extra request headers. They cannot replace `X-API-Key`, `Content-Type`,
+   * `Content-Encoding` or `Idempotency-Key`.
+   * @default {}
+   */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * Called whenever records are dropped, with the reason. Exceptions it throws are ignored.
+   * @default undefined
+   */
+  onDrop?: (event: DropEvent) => void;
+}
+
+/** Per-target counters in {@link ExporterStats}. */
+export interface TargetStats {
+  exported: number;
+  dropped: number;
+  /** HTTP status of the last answer, or 0 when the last attempt got none. */
+  lastStatus: number;
+}
+
+/** What `getStats()` returns: counters since the exporter was created. */
+export interface ExporterStats {
+  /** Records the service acknowledged. */
+  exported: number;
+  /** HTTP attempts that were retried. */
+  retried: number;
+  dropped: Record<DropReason, number>;
+  /** Key lookups through the service that failed (they are tried again on the next export). */
+  keyLookupFailures: number;
+  /** Keyed by `<username>/<uuid>`. */
+  targets: Record<string, TargetStats>;
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+import { ErrorCodes, HttpError, ReslogError } from '../errors.js';
+import type { Transport } from '../transport/export-response.js';
+import { redact } from '../transport/http-transport.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import type { ExportOutcome } from './export-outcome.js';
+import type { ExportStats } from './export-stats.js';
+
+const gzip = promisify(gzipCallback);
+
+/** Where a batch goes. */
+export interface BatchTarget {
+  /** `<username>/<uuid>`, the key of per-target stats. */
+  readonly key: string;
+  /** Ingest path, including the base URL's prefix. */
+  readonly path: string;
+  /** Body up to and including `"logs":[`. */
+  readonly envelope: string;
+}
+
+export interface BatchSenderOptions {
+  readonly transport: Transport;
+  readonly compression: 'gzip' | 'none';
+  /** Every header but `Idempotency-Key`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly breaker: CircuitBreaker;
+  readonly stats: ExportStats;
+  /** Scrubbed from the service's error messages (the API key). */
+  readonly secrets: readonly string[];
+}
+
+export type BatchSender = (
+  target: BatchTarget,
+  records: readonly string[],
+  deadline: number,
+  outcome: ExportOutcome,
+) => Promise<void>;
+
+/**
+ * Sends one batch and accounts for every record in it: acknowledged, rejected by the service,
+ * too large, or out of retry budget. One `Idempotency-Key` per batch, the same on each retry;
+ * a 413 halves the batch (each half gets its own key) down to single records.
+ */
+export function createBatchSender(options: BatchSenderOptions): BatchSender {
+  const { transport, breaker, stats } = options;
+  const headers: Record<string, string> =
+    options.compression === 'gzip'
+      ? { ...options.headers, 'content-encoding': 'gzip' }
+      : { ...options.headers };
+
+  const send: BatchSender = async (target, records, deadline, outcome) => {
+    const paused = breaker.pausedFor(target.key, Date.now());
+    if (paused > 0) {
+      const error = new ReslogError(
+        ErrorCodes.CIRCUIT_OPEN,
+        `${target.key} is paused for ${Math.ceil(paused / 1000)} s after repeated permanent failures`,
+      );
+      outcome.drop('rejected', records.length, { target: target.key, error });
+      return;
+    }
+
+    const json = `${target.envelope}${records.join(',')}]}`;
+    const body = options.compression === 'gzip' ? await gzip(json) : Buffer.from(json);
+    const request = {
+      method: 'POST' as const,
+      path: target.path,
+      headers: { ...headers, 'idempotency-key': randomUUID() },
+      body,
+    };
+    const response = await transport.send(request, deadline);
+
+    switch (response.status) {
+      case 'success': {
+        breaker.success(target.key);
+        acknowledge(target.key, records.length, response.statusCode, response.json, outcome);
+        return;
+      }
+      case 'failure': {
+        if (response.statusCode === 413) {
+          if (records.length > 1) {
+            const half = Math.ceil(records.length / 2);
+            await send(target, records.slice(0, half), deadline, outcome);
+            await send(target, records.slice(half), deadline, outcome);
+          } else {
+            outcome.drop('oversize', 1, {
+              target: target.key,
+              error: response.error,
+              statusCode: 413,
+            });
+          }
+          return;
+        }
+        breaker.permanentFailure(target.key, Date.now());
+        outcome.drop('rejected', records.length, {
+          target: target.key,
+          error: response.error,
+          statusCode: response.statusCode,
+        });
+        return;
+      }
+      case 'retryable':
+        outcome.drop('retry_budget', records.length, {
+          target: target.key,
+          error: response.error,
+          statusCode: response.statusCode,
+        });
+        return;
+    }
+  };
+
+  /** Reads `{accepted, rejected, errors}`; an unreadable 2xx body means all were accepted. */
+  function acknowledge(
+    target: string,
+    sent: number,
+    statusCode: number,
+    json: unknown,
+    outcome: ExportOutcome,
+  ) {
+    const ack = (json ?? {}) as { accepted?: unknown; rejected?: unknown; errors?: unknown };
+    const rejected = clampCount(ack.rejected, sent);
+    const accepted =
+      typeof ack.accepted === 'number'
+        ? clampCount(ack.accepted, sent - rejected)
+        : sent - rejected;
+    stats.exported(target, accepted, statusCode);
+    if (rejected > 0) {
+      const first = Array.isArray(ack.errors)
+        ? (ack.errors[0] as { code?: unknown; message?: unknown })
+        : undefined;
+      const code = typeof first?.code === 'string' ? first.code : undefined;
+      const detail =
+        typeof first?.message === 'string' ? `: ${redact(first.message, options.secrets)}` : '';
+      const error = new HttpError(
+        statusCode,
+        code,
+        `service rejected ${rejected} of ${sent} records${detail}`,
+      );
+      outcome.drop('rejected', rejected, { target, error, statusCode });
+    }
+  }
+
+  return send;
+}
+
+function clampCount(value: unknown, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 0;
+  return Math.max(0, Math.min(max, Math.floor(value)));
+}

@@ -1,0 +1,83 @@
+import type { DropEvent, ExporterStats, TargetStats } from '../config/options.js';
+import type { DropReason, ReslogError } from '../errors.js';
+
+export interface ExportStats {
+  exported(target: string, count: number, statusCode: number): void;
+  dropped(
+    reason: DropReason,
+    count: number,
+    target?: string,
+    error?: ReslogError,
+    statusCode?: number,
+  ): void;
+  retried(): void;
+  keyLookupFailed(): void;
+  snapshot(): ExporterStats;
+}
+
+/** Counters behind `getStats()`; also the one place `onDrop` is called from. */
+export function createExportStats(onDrop: ((event: DropEvent) => void) | undefined): ExportStats {
+  let exported = 0;
+  let retried = 0;
+  let keyLookupFailures = 0;
+  const dropped: Record<DropReason, number> = {
+    unmapped: 0,
+    unresolved_key: 0,
+    rejected: 0,
+    oversize: 0,
+    retry_budget: 0,
+    shutdown: 0,
+  };
+  const targets = new Map<string, TargetStats>();
+
+  const targetStats = (target: string): TargetStats => {
+    let stats = targets.get(target);
+    if (!stats) {
+      stats = { exported: 0, dropped: 0, lastStatus: 0 };
+      targets.set(target, stats);
+    }
+    return stats;
+  };
+
+  return {
+    exported(target, count, statusCode) {
+      exported += count;
+      const stats = targetStats(target);
+      stats.exported += count;
+      stats.lastStatus = statusCode;
+    },
+    dropped(reason, count, target, error, statusCode) {
+      if (count <= 0) return;
+      dropped[reason] += count;
+      if (target !== undefined) {
+        const stats = targetStats(target);
+        stats.dropped += count;
+        if (statusCode !== undefined) stats.lastStatus = statusCode;
+      }
+      if (!onDrop) return;
+      const event: DropEvent = { reason, count };
+      if (target !== undefined) event.target = target;
+      if (error !== undefined) event.error = error;
+      try {
+        onDrop(event);
+      } catch {
+        // A user callback must not break the export.
+      }
+    },
+    retried() {
+      retried++;
+    },
+    keyLookupFailed() {
+      keyLookupFailures++;
+    },
+    snapshot() {
+      return {
+        exported,
+        retried,
+        dropped: { ...dropped },
+        keyLookupFailures,
+        targets: Object.fromEntries([...targets].map(([key, value]) => [key, { ...value }])),
+      };
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { isResourceKey, isUsername, normalizeUuid } from '../config/identifiers.js';
+import type { NormalizedConfig, NormalizedRoute } from '../config/normalize-config.js';
+import type { AttributeValue } from '../config/options.js';
+
+/** Attribute names that steer routing; they are never sent as log or resource attributes. */
+export const ROUTING_ATTRIBUTES = {
+  uuid: 'reslog.resource.uuid',
+  key: 'reslog.resource.key',
+  username: 'reslog.username',
+} as const;
+
+type Attributes = Readonly<Record<string, AttributeValue | unknown>>;
+
+/** Where a record goes: a UUID now, a key still to be turned into a UUID, or nowhere. */
+export type RouteDecision =
+  | { readonly kind: 'uuid'; readonly username: string; readonly uuid: string }
+  | { readonly kind: 'key'; readonly username: string; readonly key: string }
+  | { readonly kind: 'unmapped'; readonly why: string };
+
+export interface ResourceRouter {
+  /**
+   * Decides the target from the resource attributes and, when the record carries any of
+   * {@link ROUTING_ATTRIBUTES}, from those first. Pure: the same input gives the same answer.
+   */
+  route(resourceAttributes: Attributes, recordAttributes?: Attributes): RouteDecision;
+}
+
+/** True when a record carries its own routing attributes (three property reads, no loop). */
+export function hasRoutingOverride(attributes: Attributes): boolean {
+  return (
+    attributes[ROUTING_ATTRIBUTES.uuid] !== undefined ||
+    attributes[ROUTING_ATTRIBUTES.key] !== undefined ||
+    attributes[ROUTING_ATTRIBUTES.username] !== undefined
+  );
+}
+
+/**
+ * Routing order (DESIGN.md §3): `reslog.resource.uuid` (record, then resource), then
+ * `reslog.resource.key` (record, then resource), then the `routes` rules in order, then the
+ * default `resource`, else unmapped. An explicit routing attribute that is malformed makes the
+ * record unmapped rather than sending it to a fallback resource whose members may differ.
+ */
+export function createResourceRouter(config: NormalizedConfig): ResourceRouter {
+  return {
+    route(resource, record) {
+      const explicitUsername =
+        record?.[ROUTING_ATTRIBUTES.username] ?? resource[ROUTING_ATTRIBUTES.username];
+      if (explicitUsername !== undefined && !isUsername(explicitUsername)) {
+        return unmapped(`${ROUTING_ATTRIBUTES.username} is not a valid username`);
+      }
+      const username = explicitUsername as string | undefined;
+
+      const uuidAttr = record?.[ROUTING_ATTRIBUTES.uuid] ?? resource[ROUTING_ATTRIBUTES.uuid];
+      if (uuidAttr !== undefined) {
+        const uuid = normalizeUuid(uuidAttr);
+        if (!uuid) return unmapped(`${ROUTING_ATTRIBUTES.uuid} is not a UUID`);
+        return withOwner({ kind: 'uuid', uuid }, username, config.username);
+      }
+
+      const keyAttr = record?.[ROUTING_ATTRIBUTES.key] ?? resource[ROUTING_ATTRIBUTES.key];
+      if (keyAttr !== undefined) {
+        if (!isResourceKey(keyAttr))
+          return unmapped(`${ROUTING_ATTRIBUTES.key} is not a resource key`);
+        return withOwner({ kind: 'key', key: keyAttr }, username, config.username);
+      }
+
+      for (const rule of config.routes) {
+        if (!matches(rule, resource)) continue;
+        const target = rule.uuid
+          ? ({ kind: 'uuid', uuid: rule.uuid } as const)
+          : ({ kind: 'key', key: rule.key as string } as const);
+        return withOwner(target, username ?? rule.username, config.username);
+      }
+
+      if (config.defaultResource) {
+        const owner = username ?? config.defaultResource.username;
+        return withOwner(
+          { kind: 'uuid', uuid: config.defaultResource.uuid },
+          owner,
+          config.username,
+        );
+      }
+      return unmapped('no routing attribute, rule or default resource matched');
+    },
+  };
+}
+
+function matches(rule: NormalizedRoute, attributes: Attributes): boolean {
+  for (const [attribute, test] of rule.matchers) {
+    if (!test(attributes[attribute] as AttributeValue)) return false;
+  }
+  return true;
+}
+
+function withOwner(
+  target: { kind: 'uuid'; uuid: string } | { kind: 'key'; key: string },
+  username: string | undefined,
+  fallback: string | undefined,
+): RouteDecision {
+  const owner = username ?? fallback;
+  if (!owner) {
+    return unmapped(
+      'no owner username (set reslog.username, a rule username or the username option)',
+    );
+  }
+  return { ...target, username: owner };
+}
+
+function unmapped(why: string): RouteDecision {
+  return { kind: 'unmapped', why };
+}

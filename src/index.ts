@@ -1,0 +1,24 @@
+export type {
+  AttributeMatcher,
+  AttributeValue,
+  DropEvent,
+  ExporterStats,
+  ResourceLogExporterOptions,
+  RouteRule,
+  TargetStats,
+} from './config/options.js';
+export { parseResourceUrl, type ResourceUrl } from './config/resource-url.js';
+export {
+  type DropReason,
+  type ErrorCode,
+  ErrorCodes,
+  ExportFailedError,
+  HttpError,
+  InvalidOptionError,
+  NetworkError,
+  ReslogError,
+  TimeoutError,
+} from './errors.js';
+export { ResourceLogExporter } from './exporter/resource-log-exporter.js';
+export { ROUTING_ATTRIBUTES } from './exporter/resource-router.js';
+export { VERSION } from './version.js';
