@@ -13,7 +13,7 @@ export interface ReceivedRequest {
 
 /** What the server does with a request: answer, reset the socket, or never answer. */
 export type Reply =
-  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { status: number; body?: unknown; headers?: Record<string, string>; delayMillis?: number }
   | { reset: true }
   | { stall: true };
 
@@ -33,6 +33,8 @@ export async function startIngestServer(respond: Responder = accept) {
   const requests: ReceivedRequest[] = [];
   const sockets = new Set<Socket>();
   let responder = respond;
+  const active = new Map<string, number>();
+  const maxActive = new Map<string, number>();
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -49,14 +51,22 @@ export async function startIngestServer(respond: Responder = accept) {
         body: text ? JSON.parse(text) : undefined,
       };
       const index = requests.push(received) - 1;
+      const now = (active.get(received.path) ?? 0) + 1;
+      active.set(received.path, now);
+      maxActive.set(received.path, Math.max(now, maxActive.get(received.path) ?? 0));
+      res.on('close', () => active.set(received.path, (active.get(received.path) ?? 1) - 1));
       const reply = responder(received, index);
       if ('reset' in reply) {
         req.socket.destroy();
         return;
       }
       if ('stall' in reply) return;
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+      const answer = () => {
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+        res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+      };
+      if (reply.delayMillis) setTimeout(answer, reply.delayMillis);
+      else answer();
     });
   });
   server.on('connection', (socket) => {
@@ -71,7 +81,8 @@ export async function startIngestServer(respond: Responder = accept) {
     requests,
     /** Ingest requests only (POST), in arrival order. */
     ingests: () => requests.filter((r) => r.method === 'POST'),
-    /** Every log record that arrived in a request answered 2xx is counted by the caller. */
+    /** Most requests to `path` that were open at the same time. */
+    maxConcurrent: (path: string) => maxActive.get(path) ?? 0,
     setResponder(next: Responder) {
       responder = next;
     },

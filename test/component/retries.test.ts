@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ResourceLogExporter } from '../../src/index.js';
+import { createIdempotentStore } from '../helpers/idempotent-store.js';
+import { type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
+import { exportOnce, logRecord } from '../helpers/records.js';
+
+const API_KEY = 'alice-dev-key-0000000001';
+const CHECKOUT = '6f1d2c3b-8a4e-4f5a-9b6c-7d8e9f0a1b2c';
+
+let server: IngestServer;
+let exporter: ResourceLogExporter | undefined;
+afterEach(async () => {
+  await exporter?.shutdown();
+  exporter = undefined;
+  await server?.close();
+});
+
+function newExporter(options: Partial<ConstructorParameters<typeof ResourceLogExporter>[0]> = {}) {
+  exporter = new ResourceLogExporter({
+    baseUrl: server.url,
+    apiKey: API_KEY,
+    username: 'alice',
+    resource: CHECKOUT,
+    ...options,
+  });
+  return exporter;
+}
+
+const records = (n: number) => Array.from({ length: n }, (_, i) => logRecord({ body: `m${i}` }));
+
+describe('retryable answers', () => {
+  it.each([
+    ['503 with Retry-After seconds', { status: 503, headers: { 'retry-after': '0' } }],
+    [
+      '429 with Retry-After as HTTP date',
+      { status: 429, headers: { 'retry-after': new Date(0).toUTCString() } },
+    ],
+    ['502 without Retry-After', { status: 502 }],
+    ['504 without Retry-After', { status: 504 }],
+  ])(
+    'retries a %s with the same Idempotency-Key and stores every record once',
+    async (_, fault) => {
+      const store = createIdempotentStore();
+      server = await startIngestServer(
+        store.responder((_, index) => (index < 2 ? fault : undefined)),
+      );
+      const result = await exportOnce(newExporter(), records(5));
+
+      expect(result.code).toBe(0);
+      expect(store.messages()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+      const keys = server.ingests().map((r) => r.headers['idempotency-key']);
+      expect(keys).toHaveLength(3);
+      expect(new Set(keys).size).toBe(1);
+      expect(exporter?.getStats()).toMatchObject({ exported: 5, retried: 2 });
+    },
+  );
+
+  it('retries after a connection reset, and after a reset that came after the commit, without duplicates', async () => {
+    const store = createIdempotentStore();
+    server = await startIngestServer(
+      store.responder((_, index) =>
+        index === 0 ? { reset: true } : index === 1 ? 'commit-then-reset' : undefined,
+      ),
+    );
+    const result = await exportOnce(newExporter(), records(3));
+
+    expect(result.code).toBe(0);
+    expect(store.messages()).toEqual(['m0', 'm1', 'm2']);
+    expect(new Set(server.ingests().map((r) => r.headers['idempotency-key'])).size).toBe(1);
+  });
+
+  it('gives up on an attempt that stalls past timeoutMillis and retries it', async () => {
+    const store = createIdempotentStore();
+    server = await startIngestServer(
+      store.responder((_, index) => (index === 0 ? { stall: true } : undefined)),
+    );
+    const started = Date.now();
+    const result = await exportOnce(newExporter({ timeoutMillis: 300 }), records(2));
+
+    expect(result.code).toBe(0);
+    expect(store.messages()).toEqual(['m0', 'm1']);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('counts records as retry_budget and fails the export when exportTimeoutMillis runs out', async () => {
+    server = await startIngestServer(() => ({ status: 503 }));
+    const drops: string[] = [];
+    const started = Date.now();
+    const result = await exportOnce(
+      newExporter({ exportTimeoutMillis: 1_500, onDrop: (e) => drops.push(e.reason) }),
+      records(4),
+    );
+
+    expect(Date.now() - started).toBeLessThan(1_600);
+    expect(result.code).toBe(1);
+    expect(result.error).toMatchObject({
+      code: 'RESLOG_EXPORT_FAILED',
+      dropped: { retry_budget: 4 },
+    });
+    expect(drops).toEqual(['retry_budget']);
+    expect(exporter?.getStats()).toMatchObject({ exported: 0, dropped: { retry_budget: 4 } });
+    expect(exporter?.getStats().retried).toBeGreaterThan(0);
+  });
+
+  it('does not wait for a Retry-After longer than the remaining budget', async () => {
+    server = await startIngestServer(() => ({ status: 429, headers: { 'retry-after': '120' } }));
+    const started = Date.now();
+    const result = await exportOnce(newExporter({ exportTimeoutMillis: 10_000 }), records(1));
+
+    expect(result.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(server.ingests()).toHaveLength(1);
+  });
+});
+
+describe('413 Payload Too Large', () => {
+  it('halves the batch down to single records and drops a single record still too large as oversize', async () => {
+    const store = createIdempotentStore();
+    // The service takes at most 2 records per request and never the one named "huge".
+    server = await startIngestServer(
+      store.responder((request) =>
+        request.body.logs.length > 2 ||
+        request.body.logs.some((l: { message: string }) => l.message === 'huge')
+          ? { status: 413, body: { error: { code: 'payload_too_large', message: 'too large' } } }
+          : undefined,
+      ),
+    );
+    const batch = [...records(3), logRecord({ body: 'huge' }), ...records(7).slice(3)];
+    const result = await exportOnce(newExporter(), batch);
+
+    expect(store.messages()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6']);
+    expect(result.code).toBe(1);
+    expect(exporter?.getStats()).toMatchObject({ exported: 7, dropped: { oversize: 1 } });
+  });
+});
