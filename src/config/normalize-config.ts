@@ -68,7 +68,7 @@ const RESERVED_HEADERS = new Set([
  */
 export function normalizeConfig(
   options: ResourceLogExporterOptions = {},
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): NormalizedConfig {
   const resourceOption = options.resource ?? envValue(env, 'RESLOG_RESOURCE', parseResourceEnv);
   const parsedResource = parseResourceOption(resourceOption, options.resource !== undefined);
@@ -127,7 +127,7 @@ export function normalizeConfig(
 
 /** Reads an env var; empty means unset; a value `parse` refuses warns and counts as unset. */
 function envValue<T>(
-  env: NodeJS.ProcessEnv,
+  env: Readonly<Record<string, string | undefined>>,
   name: string,
   parse: (value: string) => T | undefined,
 ): T | undefined {
