@@ -70,7 +70,11 @@ export function normalizeConfig(
   options: ResourceLogExporterOptions = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): NormalizedConfig {
-  const resourceOption = options.resource ?? envValue(env, 'RESLOG_RESOURCE', parseResourceEnv);
+  // Read first so that a key pasted into the wrong variable is redacted from the warnings.
+  const apiKey = options.apiKey ?? envValue(env, 'RESLOG_API_KEY', (v) => v);
+  const secret = typeof apiKey === 'string' ? apiKey : undefined;
+  const resourceOption =
+    options.resource ?? envValue(env, 'RESLOG_RESOURCE', parseResourceEnv, secret);
   const parsedResource = parseResourceOption(resourceOption, options.resource !== undefined);
 
   // A resource URL given in code is a code option too, so it outranks RESLOG_BASE_URL and
@@ -80,10 +84,9 @@ export function normalizeConfig(
   const baseUrl = normalizeBaseUrl(
     options.baseUrl ??
       codeUrl?.baseUrl ??
-      envValue(env, 'RESLOG_BASE_URL', validBaseUrl) ??
+      envValue(env, 'RESLOG_BASE_URL', validBaseUrl, secret) ??
       envUrl?.baseUrl,
   );
-  const apiKey = options.apiKey ?? envValue(env, 'RESLOG_API_KEY', (v) => v);
   if (typeof apiKey !== 'string' || apiKey.length === 0) {
     throw new InvalidOptionError(
       'apiKey',
@@ -94,7 +97,7 @@ export function normalizeConfig(
   const username =
     checkUsername('username', options.username) ??
     codeUrl?.username ??
-    envValue(env, 'RESLOG_USERNAME', (v) => (isUsername(v) ? v : undefined)) ??
+    envValue(env, 'RESLOG_USERNAME', (v) => (isUsername(v) ? v : undefined), secret) ??
     envUrl?.username;
 
   return {
@@ -105,12 +108,17 @@ export function normalizeConfig(
       uuid: parsedResource.uuid,
       username: parsedResource.username,
     },
-    routes: (options.routes ?? []).map(normalizeRoute),
+    routes: normalizeRoutes(options.routes),
     resourceKeys: normalizeResourceKeys(options.resourceKeys),
     unmapped: oneOf('unmapped', options.unmapped, ['drop', 'error'] as const) ?? DEFAULTS.unmapped,
     compression:
       oneOf('compression', options.compression, ['gzip', 'none'] as const) ??
-      envValue(env, 'RESLOG_COMPRESSION', (v) => (v === 'gzip' || v === 'none' ? v : undefined)) ??
+      envValue(
+        env,
+        'RESLOG_COMPRESSION',
+        (v) => (v === 'gzip' || v === 'none' ? v : undefined),
+        secret,
+      ) ??
       DEFAULTS.compression,
     timeoutMillis: positiveInt('timeoutMillis', options.timeoutMillis) ?? DEFAULTS.timeoutMillis,
     exportTimeoutMillis:
@@ -125,17 +133,24 @@ export function normalizeConfig(
   };
 }
 
-/** Reads an env var; empty means unset; a value `parse` refuses warns and counts as unset. */
+/**
+ * Reads an env var; empty means unset; a value `parse` refuses warns and counts as unset.
+ * The warning shows the value with `secret` (the API key) blanked out.
+ */
 function envValue<T>(
   env: Readonly<Record<string, string | undefined>>,
   name: string,
   parse: (value: string) => T | undefined,
+  secret?: string,
 ): T | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
   const value = parse(raw);
   if (value === undefined) {
-    const shown = name === 'RESLOG_API_KEY' ? '<redacted>' : JSON.stringify(raw);
+    const shown =
+      name === 'RESLOG_API_KEY'
+        ? '<redacted>'
+        : JSON.stringify(secret ? raw.replaceAll(secret, '<redacted>') : raw);
     diag.warn(`reslog: ignoring invalid ${name}=${shown}`);
   }
   return value;
@@ -181,9 +196,17 @@ function normalizeBaseUrl(value: unknown): string {
   }
   const url = new URL(value);
   if (url.search || url.hash || url.username || url.password) {
-    throw new InvalidOptionError('baseUrl', 'a URL without query, fragment or credentials', value);
+    // Credentials or a query may hold a secret, so the message shows neither.
+    const shown = `${url.protocol}//${url.username || url.password ? '<credentials>@' : ''}${url.host}${url.pathname}${url.search ? '?<query>' : ''}${url.hash ? '#<fragment>' : ''}`;
+    throw new InvalidOptionError('baseUrl', 'a URL without query, fragment or credentials', shown);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function normalizeRoutes(value: unknown): NormalizedRoute[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new InvalidOptionError('routes', 'an array of rules', value);
+  return value.map(normalizeRoute);
 }
 
 function normalizeRoute(rule: RouteRule, index: number): NormalizedRoute {

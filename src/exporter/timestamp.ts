@@ -1,5 +1,8 @@
 import type { HrTime } from './otel-types.js';
 
+/** What a time outside the range of `Date` is sent as, in the same 9-digit format. */
+const EPOCH = '1970-01-01T00:00:00.000000000Z';
+
 /**
  * Formats OpenTelemetry `HrTime` as RFC 3339 with nanosecond digits. The date-and-seconds
  * part is cached: records in a batch mostly share their second, so the common case is one
@@ -12,15 +15,22 @@ export function createTimestampFormatter(): (time: HrTime) => string {
     let seconds = time[0];
     let nanos = time[1];
     if (!Number.isInteger(seconds) || !Number.isInteger(nanos) || nanos < 0 || nanos >= 1e9) {
-      // Not a normalised HrTime: carry whole seconds out of the nanos, drop sub-nanosecond parts.
-      const total = seconds * 1e9 + nanos;
-      seconds = Math.floor(total / 1e9);
-      nanos = Number.isFinite(total) ? Math.floor(total - seconds * 1e9) : 0;
-      if (!Number.isFinite(seconds)) seconds = 0;
+      // Not a normalised HrTime: move fractional seconds into the nanos, carry whole seconds
+      // out of them, drop sub-nanosecond parts. Never form seconds * 1e9: past 2^53 it would
+      // round away the nanoseconds.
+      const whole = Math.floor(seconds);
+      const ns = (seconds - whole) * 1e9 + nanos;
+      const carry = Math.floor(ns / 1e9);
+      seconds = whole + carry;
+      nanos = Math.floor(ns - carry * 1e9);
+      if (!Number.isFinite(seconds) || !Number.isFinite(nanos)) {
+        seconds = 0;
+        nanos = 0;
+      }
     }
     if (seconds !== cachedSecond) {
       const date = new Date(seconds * 1000);
-      if (Number.isNaN(date.getTime())) return new Date(0).toISOString();
+      if (Number.isNaN(date.getTime())) return EPOCH;
       cachedPrefix = date.toISOString().slice(0, 19);
       cachedSecond = seconds;
     }

@@ -1,5 +1,8 @@
 /** Which answers are worth another attempt, and how long to wait first. */
 
+/** IMF-fixdate, RFC 850 and asctime forms of an HTTP-date (RFC 9110 §5.6.7). */
+const HTTP_DATE = /^[A-Za-z]{3,9},? [\dA-Za-z -]+ \d\d:\d\d:\d\d( GMT| \d{4})$/;
+
 /** 429 and the gateway/overload statuses; every other 4xx/5xx is permanent (DESIGN.md §3). */
 export function isRetryableStatus(statusCode: number): boolean {
   return statusCode === 429 || statusCode === 502 || statusCode === 503 || statusCode === 504;
@@ -17,7 +20,10 @@ export function parseRetryAfter(
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
   if (/^\d+\.\d+$/.test(value)) return Math.ceil(Number(value) * 1000);
-  const date = Date.parse(value);
+  // Date.parse alone would read garbage such as "-1" or "x 5" as a date in 2001 (V8 is lenient).
+  if (!HTTP_DATE.test(value)) return undefined;
+  // asctime carries no zone; HTTP dates are always GMT.
+  const date = Date.parse(value.endsWith('GMT') ? value : `${value} GMT`);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
