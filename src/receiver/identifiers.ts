@@ -1,0 +1,22 @@
+/** Formats of the service's identifiers (DESIGN.md §1). */
+
+export const UUID_PATTERN =
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const RESOURCE_KEY_PATTERN = '^[a-z0-9][a-z0-9._-]{0,127}$';
+export const USERNAME_PATTERN = '^[a-z0-9][a-z0-9_.-]{0,62}$';
+
+const UUID = new RegExp(UUID_PATTERN);
+const RESOURCE_KEY = new RegExp(RESOURCE_KEY_PATTERN);
+const USERNAME = new RegExp(USERNAME_PATTERN);
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+export function isResourceKey(value: unknown): value is string {
+  return typeof value === 'string' && RESOURCE_KEY.test(value);
+}
+
+export function isUsername(value: unknown): value is string {
+  return typeof value === 'string' && USERNAME.test(value);
+}

@@ -1,0 +1,18 @@
+export { generateApiKey } from './api-keys.js';
+export { buildReceiver } from './build-receiver.js';
+export type { FaultAction, FaultRule, FaultRuleInput } from './fault-rules.js';
+export {
+  type ReceiverErrorCode,
+  ReceiverErrorCodes,
+  ReceiverHttpError,
+} from './http-errors.js';
+export type { ReceiverContext } from './receiver-context.js';
+export {
+  DEFAULT_LIMITS,
+  normalizeLimits,
+  type ReceiverLimits,
+  type ReceiverOptions,
+} from './receiver-options.js';
+export type { JournalEntry } from './request-journal.js';
+export { applySeed, loadSeedFile, type Seed, SeedError, validateSeed } from './seed.js';
+export type { StoredLog } from './store/log-store.js';

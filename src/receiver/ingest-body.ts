@@ -1,0 +1,98 @@
+import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from './http-errors.js';
+
+/** An ingest body split into its batch envelope and its records. */
+export interface IngestBatch {
+  resource: Record<string, unknown>;
+  sdk: string | null;
+  sdkVersion: string | null;
+  records: unknown[];
+  /** Unknown top-level fields of the envelope, kept on every record. */
+  envelopeExtra: Record<string, unknown>;
+}
+
+const ENVELOPE_FIELDS = new Set(['resource_id', 'sdk', 'sdk_version', 'resource', 'logs']);
+
+function optionalString(body: Record<string, unknown>, field: string): string | null {
+  const value = body[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  return value;
+}
+
+/**
+ * Reads the envelope of an ingest body (DESIGN.md §2): `{resource_id, sdk, sdk_version,
+ * resource, logs[]}`; a body without `logs` is a single record (curl); a top-level array is a
+ * list of records.
+ */
+export function readIngestBody(
+  body: unknown,
+  resourceUuid: string,
+  maxRecords: number,
+): IngestBatch {
+  if (Array.isArray(body)) {
+    return checkCount(
+      { resource: {}, sdk: null, sdkVersion: null, records: body, envelopeExtra: {} },
+      maxRecords,
+    );
+  }
+  if (body === null || typeof body !== 'object') {
+    throw badRequest('request body must be a JSON object or array');
+  }
+  const envelope = body as Record<string, unknown>;
+  const resourceId = envelope.resource_id;
+  if (resourceId !== undefined && resourceId !== null) {
+    if (typeof resourceId !== 'string' || resourceId.toLowerCase() !== resourceUuid) {
+      throw badRequest(
+        'resource_id does not match the resource UUID in the path',
+        ReceiverErrorCodes.RESOURCE_ID_MISMATCH,
+      );
+    }
+  }
+  const resource = envelope.resource ?? {};
+  if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) {
+    throw badRequest('resource must be a JSON object of attributes');
+  }
+  const sdk = optionalString(envelope, 'sdk');
+  const sdkVersion = optionalString(envelope, 'sdk_version');
+
+  if (!Object.hasOwn(envelope, 'logs')) {
+    // curl: the body is one log record; envelope fields, if any, still describe the batch.
+    const record: Record<string, unknown> = {};
+    for (const key of Object.keys(envelope)) {
+      if (!ENVELOPE_FIELDS.has(key)) record[key] = envelope[key];
+    }
+    return {
+      resource: resource as Record<string, unknown>,
+      sdk,
+      sdkVersion,
+      records: [record],
+      envelopeExtra: {},
+    };
+  }
+  if (!Array.isArray(envelope.logs)) throw badRequest('logs must be an array');
+  const envelopeExtra: Record<string, unknown> = {};
+  for (const key of Object.keys(envelope)) {
+    if (!ENVELOPE_FIELDS.has(key)) envelopeExtra[key] = envelope[key];
+  }
+  return checkCount(
+    {
+      resource: resource as Record<string, unknown>,
+      sdk,
+      sdkVersion,
+      records: envelope.logs,
+      envelopeExtra,
+    },
+    maxRecords,
+  );
+}
+
+function checkCount(batch: IngestBatch, maxRecords: number): IngestBatch {
+  if (batch.records.length > maxRecords) {
+    throw new ReceiverHttpError(
+      413,
+      ReceiverErrorCodes.TOO_MANY_RECORDS,
+      `${batch.records.length} records exceed the limit of ${maxRecords} per request`,
+    );
+  }
+  return batch;
+}

@@ -1,0 +1,112 @@
+import { ReceiverErrorCodes, ReceiverHttpError } from './http-errors.js';
+import type { IngestBatch } from './ingest-body.js';
+import type { ReceiverContext, ResourceAccess } from './receiver-context.js';
+import { type RecordError, validateRecord } from './record-validator.js';
+import type { NewLog } from './store/log-store.js';
+import { nanosFromMillis } from './timestamps.js';
+
+export interface IngestAnswer {
+  accepted: number;
+  rejected: number;
+  request_id: string;
+  errors: RecordError[];
+}
+
+export interface IngestResult {
+  status: number;
+  body: IngestAnswer;
+  /** True when this is the stored answer of an earlier request with the same key and body. */
+  replayed: boolean;
+}
+
+export interface IngestInput {
+  access: ResourceAccess;
+  batch: IngestBatch;
+  /** SHA-256 of the decoded body, compared on `Idempotency-Key` replays. */
+  bodyDigest: string;
+  idempotencyKey: string | undefined;
+  requestId: string;
+  /** Records already converted (OTLP); when absent, `batch.records` are validated here. */
+  converted?: { logs: NewLog[]; errors: RecordError[] };
+}
+
+/**
+ * Validates a batch and stores its valid records in one transaction with its idempotency
+ * record, so that an answer is only ever sent for committed data (DESIGN.md §2).
+ */
+export function ingest(ctx: ReceiverContext, input: IngestInput): IngestResult {
+  const now = ctx.clock();
+  const { access, batch, idempotencyKey } = input;
+  const { principal, resource } = access;
+  const receivedNs = nanosFromMillis(now);
+
+  let logs: NewLog[];
+  let errors: RecordError[];
+  if (input.converted) {
+    ({ logs, errors } = input.converted);
+  } else {
+    logs = [];
+    errors = [];
+    batch.records.forEach((raw, index) => {
+      const result = validateRecord(raw, index, receivedNs, ctx.limits);
+      if ('error' in result) errors.push(result.error);
+      else {
+        if (Object.keys(batch.envelopeExtra).length > 0) {
+          result.log.unknownFields.$envelope = batch.envelopeExtra;
+        }
+        logs.push(result.log);
+      }
+    });
+  }
+
+  const result = ctx.store.transaction((): IngestResult => {
+    if (idempotencyKey !== undefined) {
+      const earlier = ctx.store.idempotency.get(
+        principal.accountId,
+        resource.id,
+        idempotencyKey,
+        now,
+      );
+      if (earlier) {
+        if (earlier.bodyDigest !== input.bodyDigest) {
+          throw new ReceiverHttpError(
+            422,
+            ReceiverErrorCodes.IDEMPOTENCY_KEY_REUSED,
+            'Idempotency-Key was already used with a different body',
+          );
+        }
+        return { status: earlier.status, body: earlier.response as IngestAnswer, replayed: true };
+      }
+    }
+    ctx.store.logs.insert(resource.id, logs, {
+      resource: batch.resource,
+      sdk: batch.sdk,
+      sdkVersion: batch.sdkVersion,
+      receivedAt: new Date(now).toISOString(),
+      requestId: input.requestId,
+    });
+    const body: IngestAnswer = {
+      accepted: logs.length,
+      rejected: errors.length,
+      request_id: input.requestId,
+      errors,
+    };
+    if (idempotencyKey !== undefined) {
+      ctx.store.idempotency.put(
+        principal.accountId,
+        resource.id,
+        idempotencyKey,
+        { bodyDigest: input.bodyDigest, status: 202, response: body },
+        now,
+      );
+    }
+    return { status: 202, body, replayed: false };
+  });
+
+  if (!result.replayed) {
+    ctx.metrics.recordsAccepted(result.body.accepted);
+    for (const error of result.body.errors) ctx.metrics.recordRejected(error.code);
+    if (result.body.accepted > 0) ctx.events.committed(resource.id);
+  }
+  return result;
+}

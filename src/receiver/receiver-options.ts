@@ -1,0 +1,138 @@
+import type { FastifyServerOptions } from 'fastify';
+import type { Seed } from './seed.js';
+
+/** Limits against oversized, deep, fast or slow clients (docs/receiver.md, "Limits"). */
+export interface ReceiverLimits {
+  /**
+   * Largest request body in bytes, checked on the wire and again after gzip decompression
+   * (decompression stops at this size, so a gzip bomb never inflates further).
+   * @default 5242880 (5 MiB)
+   */
+  maxBodyBytes: number;
+  /**
+   * Most log records in one request (more → 413 `too_many_records`).
+   * @default 10000
+   */
+  maxRecordsPerRequest: number;
+  /**
+   * Largest `message` of one record in UTF-8 bytes (more → that record is rejected).
+   * @default 65536
+   */
+  maxMessageBytes: number;
+  /**
+   * Largest JSON size in bytes of one record's `attributes`, and separately of its `extra`
+   * and `body` (more → that record is rejected).
+   * @default 65536
+   */
+  maxAttributesBytes: number;
+  /**
+   * Deepest JSON nesting of a request body, counting the body itself as 1 (at most 64).
+   * @default 64
+   */
+  maxDepth: number;
+  /**
+   * Requests per second each API key may make (token bucket refill rate).
+   * @default 100
+   */
+  rateLimitPerSecond: number;
+  /**
+   * Requests an API key may make in a burst (token bucket size).
+   * @default 200
+   */
+  rateLimitBurst: number;
+  /**
+   * Requests with an API key in flight at once; more → 503 with `Retry-After`.
+   * @default 64
+   */
+  maxInFlight: number;
+  /**
+   * Time a client has to send all request headers (at most 10 000).
+   * @default 10000
+   */
+  headersTimeoutMillis: number;
+  /**
+   * Time a client has to send the whole request (at most 30 000).
+   * @default 30000
+   */
+  requestTimeoutMillis: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<ReceiverLimits> = Object.freeze({
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxRecordsPerRequest: 10_000,
+  maxMessageBytes: 64 * 1024,
+  maxAttributesBytes: 64 * 1024,
+  maxDepth: 64,
+  rateLimitPerSecond: 100,
+  rateLimitBurst: 200,
+  maxInFlight: 64,
+  headersTimeoutMillis: 10_000,
+  requestTimeoutMillis: 30_000,
+});
+
+const CEILINGS: Partial<Record<keyof ReceiverLimits, number>> = {
+  maxDepth: 64,
+  headersTimeoutMillis: 10_000,
+  requestTimeoutMillis: 30_000,
+};
+
+/** Options of {@link buildReceiver}. */
+export interface ReceiverOptions {
+  /**
+   * SQLite database: a file path, or `:memory:`.
+   * @default ':memory:'
+   */
+  db?: string;
+  /**
+   * Accounts, keys, resources and members to create at start (already validated, e.g. by
+   * `loadSeedFile`, or any object, which is validated here).
+   * @default undefined
+   */
+  seed?: Seed | unknown;
+  /**
+   * Bearer token of the control plane (`/_receiver/*` except health, `/internal/*`).
+   * @default a random token, readable as `app.receiver.adminToken`
+   */
+  adminToken?: string;
+  /**
+   * Millisecond clock for receive times, rate limits and idempotency expiry.
+   * @default Date.now
+   */
+  clock?: () => number;
+  /**
+   * Limits; omitted entries take their defaults.
+   * @default DEFAULT_LIMITS
+   */
+  limits?: Partial<ReceiverLimits>;
+  /**
+   * Fastify's pino logger options (`true`, `false` or options). API keys and the admin token
+   * are always redacted.
+   * @default false
+   */
+  logger?: boolean | Exclude<FastifyServerOptions['logger'], undefined>;
+  /**
+   * How many recent requests the request journal keeps.
+   * @default 1000
+   */
+  journalSize?: number;
+}
+
+/** Limits with defaults applied; throws on values that are not positive integers. */
+export function normalizeLimits(limits: Partial<ReceiverLimits> = {}): ReceiverLimits {
+  const result = { ...DEFAULT_LIMITS };
+  for (const [name, value] of Object.entries(limits) as [keyof ReceiverLimits, unknown][]) {
+    if (value === undefined) continue;
+    if (!(name in DEFAULT_LIMITS)) throw new TypeError(`unknown receiver limit "${name}"`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+      throw new TypeError(
+        `receiver limit "${name}" must be a positive integer, got ${JSON.stringify(value)}`,
+      );
+    }
+    const ceiling = CEILINGS[name];
+    if (ceiling !== undefined && value > ceiling) {
+      throw new TypeError(`receiver limit "${name}" must be at most ${ceiling}, got ${value}`);
+    }
+    result[name] = value;
+  }
+  return result;
+}

@@ -1,0 +1,169 @@
+import { type Level, levelOfSeverity, parseLevel } from './levels.js';
+import type { NewLog } from './store/log-store.js';
+import { parseTimestamp } from './timestamps.js';
+
+/** Why one record of a batch was rejected (`errors[]` of the 202 answer). */
+export interface RecordError {
+  index: number;
+  code: string;
+  message: string;
+}
+
+export interface RecordLimits {
+  maxMessageBytes: number;
+  maxAttributesBytes: number;
+}
+
+const KNOWN_FIELDS = new Set([
+  'ts',
+  'level',
+  'severity_number',
+  'message',
+  'logger',
+  'attributes',
+  'extra',
+  'body',
+  'trace_id',
+  'span_id',
+  'observed_ts',
+  'event_name',
+  'id',
+]);
+
+const HEX = /^[0-9a-fA-F]+$/;
+
+class RecordRejection extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function reject(code: string, message: string): never {
+  throw new RecordRejection(code, message);
+}
+
+function optionalString(record: Record<string, unknown>, field: string): string | null {
+  const value = record[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') reject(`invalid_${field}`, `${field} must be a string`);
+  return value;
+}
+
+function timestamp(value: unknown, field: string): bigint | null {
+  if (value === undefined || value === null) return null;
+  const nanos = typeof value === 'string' ? parseTimestamp(value) : undefined;
+  if (nanos === undefined) {
+    reject(
+      `invalid_${field}`,
+      `${field} must be an RFC 3339 timestamp with up to 9 fractional digits`,
+    );
+  }
+  return nanos;
+}
+
+function hexId(value: unknown, field: string, length: number): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string' || value.length !== length || !HEX.test(value)) {
+    reject(`invalid_${field}`, `${field} must be ${length} hex characters`);
+  }
+  const lower = value.toLowerCase();
+  // All zeros is the W3C "invalid" id: no trace context.
+  return /^0+$/.test(lower) ? null : lower;
+}
+
+function jsonSize(value: unknown, field: string, limit: number): void {
+  if (value === undefined) return;
+  const size = Buffer.byteLength(JSON.stringify(value));
+  if (size > limit)
+    reject(`${field}_too_large`, `${field} is ${size} bytes of JSON, over ${limit}`);
+}
+
+function level(record: Record<string, unknown>, severityNumber: number | null): Level {
+  const value = record.level;
+  if (value === undefined || value === null) {
+    return (severityNumber !== null && levelOfSeverity(severityNumber)) || 'info';
+  }
+  const parsed = typeof value === 'string' ? parseLevel(value) : undefined;
+  if (!parsed) {
+    reject(
+      'invalid_level',
+      'level must be one of debug, info, warning, error, critical, alert (or trace, warn, fatal)',
+    );
+  }
+  return parsed;
+}
+
+function severity(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 24) {
+    reject('invalid_severity_number', 'severity_number must be an integer from 0 to 24');
+  }
+  return value;
+}
+
+/**
+ * Validates and normalises one record of an ingest body (DESIGN.md §2). Unknown fields are
+ * kept in `unknownFields`; `ts` defaults to `receivedNs`, `level` to `info` (or the level of
+ * `severity_number`), `message` to `""`.
+ */
+export function validateRecord(
+  raw: unknown,
+  index: number,
+  receivedNs: bigint,
+  limits: RecordLimits,
+): { log: NewLog } | { error: RecordError } {
+  try {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      reject('invalid_record', 'a log record must be a JSON object');
+    }
+    const record = raw as Record<string, unknown>;
+    const message = record.message ?? '';
+    if (typeof message !== 'string') reject('invalid_message', 'message must be a string');
+    if (Buffer.byteLength(message) > limits.maxMessageBytes) {
+      reject('message_too_large', `message is over ${limits.maxMessageBytes} bytes`);
+    }
+    const attributes = record.attributes ?? {};
+    if (typeof attributes !== 'object' || Array.isArray(attributes)) {
+      reject('invalid_attributes', 'attributes must be a JSON object');
+    }
+    jsonSize(attributes, 'attributes', limits.maxAttributesBytes);
+    jsonSize(record.extra, 'extra', limits.maxAttributesBytes);
+    jsonSize(record.body, 'body', limits.maxAttributesBytes);
+    const severityNumber = severity(record.severity_number);
+    const id = record.id;
+    if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+      reject('invalid_id', 'id must be a string or a number');
+    }
+    const unknownFields: Record<string, unknown> = {};
+    for (const key of Object.keys(record)) {
+      if (!KNOWN_FIELDS.has(key)) unknownFields[key] = record[key];
+    }
+    jsonSize(unknownFields, 'unknown_fields', limits.maxAttributesBytes);
+    return {
+      log: {
+        tsNs: timestamp(record.ts, 'ts') ?? receivedNs,
+        level: level(record, severityNumber),
+        severityNumber,
+        message,
+        logger: optionalString(record, 'logger'),
+        attributes: attributes as Record<string, unknown>,
+        extra: record.extra,
+        body: record.body,
+        traceId: hexId(record.trace_id, 'trace_id', 32),
+        spanId: hexId(record.span_id, 'span_id', 16),
+        observedTsNs: timestamp(record.observed_ts, 'observed_ts'),
+        eventName: optionalString(record, 'event_name'),
+        recordId: id === undefined || id === null ? null : String(id),
+        unknownFields,
+      },
+    };
+  } catch (error) {
+    if (error instanceof RecordRejection) {
+      return { error: { index, code: error.code, message: error.message } };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,163 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badRequest, ReceiverErrorCodes } from '../http-errors.js';
+import { LEVELS, type Level, parseLevel } from '../levels.js';
+import type { LogQuery } from '../store/log-store.js';
+import { parseTimestamp } from '../timestamps.js';
+import {
+  byKeyParamsSchema,
+  errorResponses,
+  resourceParamsSchema,
+  resourceSummarySchema,
+  storedLogSchema,
+} from './schemas.js';
+
+interface ReadQuery {
+  since?: string;
+  until?: string;
+  level?: string;
+  q?: string;
+  trace_id?: string;
+  limit?: number;
+  order?: 'asc' | 'desc';
+  cursor?: string;
+}
+
+interface Cursor {
+  /** ts (ns, decimal) and id of the last log of the previous page. */
+  t: string;
+  i: number;
+  /** Highest id of the listing, fixed by its first page. */
+  m: number;
+  /** Order the cursor was made for. */
+  o: 'asc' | 'desc';
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+function decodeCursor(text: string, order: 'asc' | 'desc'): Cursor {
+  try {
+    const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
+    if (
+      typeof cursor.t === 'string' &&
+      /^-?\d+$/.test(cursor.t) &&
+      Number.isInteger(cursor.i) &&
+      Number.isInteger(cursor.m) &&
+      cursor.o === order
+    ) {
+      return cursor;
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw badRequest('cursor is not valid for this listing', ReceiverErrorCodes.INVALID_REQUEST);
+}
+
+function time(value: string | undefined, name: string): bigint | undefined {
+  if (value === undefined) return undefined;
+  const nanos = parseTimestamp(value);
+  if (nanos === undefined) {
+    throw badRequest(`${name} must be an RFC 3339 timestamp`, ReceiverErrorCodes.INVALID_REQUEST);
+  }
+  return nanos;
+}
+
+/** Read-back of a resource's logs and the key → UUID lookup the exporter uses. */
+export async function readRoutes(app: FastifyInstance) {
+  const { store } = app.receiver;
+  const read = [app.admitLoad, app.resourceAccess('read'), app.rateLimit];
+
+  const listLogs = async (request: FastifyRequest) => {
+    const access = request.access;
+    if (!access) throw new Error('read route ran without resourceAccess');
+    const query = request.query as ReadQuery;
+    const order = query.order ?? 'desc';
+    let minLevel: Level | undefined;
+    if (query.level !== undefined) {
+      minLevel = parseLevel(query.level);
+      if (!minLevel) {
+        throw badRequest(
+          `level must be one of ${LEVELS.join(', ')}`,
+          ReceiverErrorCodes.INVALID_REQUEST,
+        );
+      }
+    }
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order);
+    const logQuery: LogQuery = {
+      sinceNs: time(query.since, 'since'),
+      untilNs: time(query.until, 'until'),
+      minLevel,
+      q: query.q,
+      traceId: query.trace_id?.toLowerCase(),
+      limit: query.limit ?? 100,
+      order,
+      after: cursor && { tsNs: BigInt(cursor.t), id: cursor.i },
+      maxId: cursor?.m,
+    };
+    const page = store.logs.query(access.resource.id, logQuery);
+    const last = page.logs.at(-1);
+    let next: string | null = null;
+    if (page.hasMore && last) {
+      const tsNs = parseTimestamp(last.ts) as bigint;
+      next = encodeCursor({ t: tsNs.toString(), i: last.id, m: page.maxId, o: order });
+    }
+    return { logs: page.logs, next_cursor: next };
+  };
+
+  const listOptions = {
+    schema: {
+      params: resourceParamsSchema,
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          since: { type: 'string' },
+          until: { type: 'string' },
+          level: { type: 'string' },
+          q: { type: 'string', maxLength: 1000 },
+          trace_id: { type: 'string', pattern: '^[0-9a-fA-F]{32}$' },
+          limit: { type: 'integer', minimum: 1, maximum: 1000 },
+          order: { type: 'string', enum: ['asc', 'desc'] },
+          cursor: { type: 'string', maxLength: 500 },
+        },
+      },
+      response: {
+        200: {
+          type: 'object',
+          required: ['logs', 'next_cursor'],
+          properties: {
+            logs: { type: 'array', items: storedLogSchema },
+            next_cursor: { type: ['string', 'null'] },
+          },
+        },
+        ...errorResponses,
+      },
+    },
+    onRequest: read,
+  };
+  app.get('/u/:username/resources/:uuid/logs/', listOptions, listLogs);
+  app.get('/u/:username/resources/:uuid/logs', listOptions, listLogs);
+
+  app.get(
+    '/u/:username/resources/by-key/:key',
+    {
+      schema: {
+        params: byKeyParamsSchema,
+        response: { 200: resourceSummarySchema, ...errorResponses },
+      },
+      onRequest: read,
+    },
+    async (request) => {
+      const resource = request.access?.resource;
+      if (!resource) throw new Error('by-key route ran without resourceAccess');
+      return {
+        uuid: resource.uuid,
+        key: resource.key,
+        name: resource.name,
+        owner: resource.owner,
+        health: resource.health,
+      };
+    },
+  );
+}

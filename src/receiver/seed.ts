@@ -1,0 +1,219 @@
+import { readFile } from 'node:fs/promises';
+import { isResourceKey, isUsername, isUuid } from './identifiers.js';
+import { LEVELS } from './levels.js';
+import type { Store } from './store/create-store.js';
+import type { HealthState, NotificationSettings } from './store/directory-store.js';
+
+/** The seed file (docs/receiver.md, "Seed file"). */
+export interface Seed {
+  accounts: { username: string; api_keys: string[] }[];
+  resources: {
+    owner: string;
+    uuid: string;
+    key: string;
+    name: string;
+    health?: HealthState;
+    collaborators: { username: string; role: 'viewer' | 'editor' }[];
+    notification_settings: ({ username: string } & NotificationSettings)[];
+  }[];
+}
+
+/** A seed that cannot be used; the message names the entry (`resources[0].uuid: ...`). */
+export class SeedError extends Error {
+  override readonly name = 'SeedError';
+}
+
+/** Shortest accepted plaintext key: long enough not to be guessed by accident. */
+const MIN_KEY_LENGTH = 16;
+const HEALTH = ['unknown', 'healthy', 'degraded', 'down'];
+
+function fail(path: string, message: string): never {
+  throw new SeedError(`invalid seed: ${path}: ${message}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function list(value: unknown, path: string): unknown[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(path, 'must be an array');
+  return value;
+}
+
+/** Checks a parsed seed and returns it typed, or throws a {@link SeedError}. */
+export function validateSeed(input: unknown): Seed {
+  if (!isObject(input)) fail('(root)', 'must be a JSON object with accounts and resources');
+  const usernames = new Set<string>();
+  const accounts = list(input.accounts, 'accounts').map((raw, i) => {
+    const path = `accounts[${i}]`;
+    if (!isObject(raw)) fail(path, 'must be an object');
+    if (!isUsername(raw.username))
+      fail(`${path}.username`, 'must match ^[a-z0-9][a-z0-9_.-]{0,62}$');
+    if (usernames.has(raw.username)) fail(`${path}.username`, `"${raw.username}" appears twice`);
+    usernames.add(raw.username);
+    const keys = list(raw.api_keys, `${path}.api_keys`).map((key, k) => {
+      if (typeof key !== 'string' || key.length < MIN_KEY_LENGTH || /\s/.test(key)) {
+        fail(
+          `${path}.api_keys[${k}]`,
+          `must be a string of at least ${MIN_KEY_LENGTH} non-space characters`,
+        );
+      }
+      return key;
+    });
+    return { username: raw.username, api_keys: keys };
+  });
+  const uuids = new Set<string>();
+  const ownerKeys = new Set<string>();
+  const resources = list(input.resources, 'resources').map((raw, i) => {
+    const path = `resources[${i}]`;
+    if (!isObject(raw)) fail(path, 'must be an object');
+    if (!isUsername(raw.owner)) fail(`${path}.owner`, 'must be a username');
+    if (!isUuid(raw.uuid)) fail(`${path}.uuid`, 'must be a UUID');
+    const uuid = raw.uuid.toLowerCase();
+    if (uuids.has(uuid)) fail(`${path}.uuid`, `"${uuid}" appears twice`);
+    uuids.add(uuid);
+    if (!isResourceKey(raw.key)) fail(`${path}.key`, 'must match ^[a-z0-9][a-z0-9._-]{0,127}$');
+    if (ownerKeys.has(`${raw.owner}/${raw.key}`)) {
+      fail(`${path}.key`, `"${raw.key}" is used twice by ${raw.owner}`);
+    }
+    ownerKeys.add(`${raw.owner}/${raw.key}`);
+    const name = raw.name ?? raw.key;
+    if (typeof name !== 'string' || name.length === 0 || name.length > 200) {
+      fail(`${path}.name`, 'must be a string of 1 to 200 characters');
+    }
+    if (raw.health !== undefined && !HEALTH.includes(raw.health as string)) {
+      fail(`${path}.health`, `must be one of ${HEALTH.join(', ')}`);
+    }
+    const collaborators = list(raw.collaborators, `${path}.collaborators`).map((c, j) => {
+      const cpath = `${path}.collaborators[${j}]`;
+      if (!isObject(c) || !isUsername(c.username)) fail(`${cpath}.username`, 'must be a username');
+      if (c.role !== 'viewer' && c.role !== 'editor')
+        fail(`${cpath}.role`, 'must be viewer or editor');
+      if (c.username === raw.owner) fail(`${cpath}.username`, 'the owner cannot be a collaborator');
+      return { username: c.username, role: c.role as 'viewer' | 'editor' };
+    });
+    const settings = list(raw.notification_settings, `${path}.notification_settings`).map(
+      (n, j) => {
+        const npath = `${path}.notification_settings[${j}]`;
+        if (!isObject(n) || !isUsername(n.username))
+          fail(`${npath}.username`, 'must be a username');
+        if (n.username !== raw.owner && !collaborators.some((c) => c.username === n.username)) {
+          fail(`${npath}.username`, 'must be the owner or a collaborator of this resource');
+        }
+        for (const flag of ['enabled', 'health_changes'] as const) {
+          if (n[flag] !== undefined && typeof n[flag] !== 'boolean') {
+            fail(`${npath}.${flag}`, 'must be a boolean');
+          }
+        }
+        if (n.min_log_level !== undefined && !LEVELS.includes(n.min_log_level as never)) {
+          fail(`${npath}.min_log_level`, `must be one of ${LEVELS.join(', ')}`);
+        }
+        const channels = list(n.channels, `${npath}.channels`);
+        if (channels.some((c) => typeof c !== 'string'))
+          fail(`${npath}.channels`, 'must be strings');
+        return {
+          ...(n as NotificationSettings),
+          username: n.username,
+          channels: channels as string[],
+        };
+      },
+    );
+    return {
+      owner: raw.owner,
+      uuid,
+      key: raw.key,
+      name,
+      ...(raw.health === undefined ? {} : { health: raw.health as HealthState }),
+      collaborators,
+      notification_settings: settings,
+    };
+  });
+  return { accounts, resources };
+}
+
+/** Reads and validates a seed file; errors name the file and the entry. */
+export async function loadSeedFile(path: string): Promise<Seed> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new SeedError(`cannot read seed file ${path}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new SeedError(`seed file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  try {
+    return validateSeed(parsed);
+  } catch (error) {
+    throw new SeedError(`${path}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Creates what the seed describes, in one transaction. Existing accounts, keys, resources
+ * and memberships are kept, so a seed can be applied again (on every start with a file DB).
+ */
+export function applySeed(store: Store, seed: Seed): { accounts: number; resources: number } {
+  const { directory } = store;
+  return store.transaction(() => {
+    for (const account of seed.accounts) {
+      const existing =
+        directory.accountByUsername(account.username) ?? directory.createAccount(account.username);
+      for (const key of account.api_keys) {
+        if (directory.authenticate(key)?.accountId === existing.id) continue;
+        if (directory.authenticate(key)) {
+          throw new SeedError(
+            `invalid seed: an API key of ${account.username} belongs to another account`,
+          );
+        }
+        directory.addApiKey(existing.id, key, 'seeded');
+      }
+    }
+    seed.resources.forEach((input, i) => {
+      const owner = directory.accountByUsername(input.owner);
+      if (!owner)
+        throw new SeedError(`invalid seed: resources[${i}].owner: no account "${input.owner}"`);
+      let resource = directory.resourceByUuid(input.uuid);
+      if (resource && resource.ownerId !== owner.id) {
+        throw new SeedError(
+          `invalid seed: resources[${i}].uuid: already owned by ${resource.owner}`,
+        );
+      }
+      if (!resource) {
+        const clash = directory.resourceByOwnerKey(input.owner, input.key);
+        if (clash) {
+          throw new SeedError(
+            `invalid seed: resources[${i}].key: ${input.owner} already has "${input.key}"`,
+          );
+        }
+        resource = directory.createResource({
+          ownerId: owner.id,
+          uuid: input.uuid,
+          key: input.key,
+          name: input.name,
+        });
+      }
+      if (input.health) {
+        directory.setHealth(resource.id, input.health);
+      }
+      input.collaborators.forEach((c, j) => {
+        const account = directory.accountByUsername(c.username);
+        if (!account) {
+          throw new SeedError(
+            `invalid seed: resources[${i}].collaborators[${j}].username: no account "${c.username}"`,
+          );
+        }
+        directory.setCollaborator(resource.id, account.id, c.role);
+      });
+      for (const settings of input.notification_settings) {
+        const account = directory.accountByUsername(settings.username);
+        if (account) directory.setNotificationSettings(resource.id, account.id, settings);
+      }
+    });
+    return directory.counts();
+  });
+}

@@ -1,0 +1,47 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { createDirectoryStore, type DirectoryStore } from './directory-store.js';
+import { createIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
+import { createLogStore, type LogStore } from './log-store.js';
+import { openDatabase, transaction } from './open-database.js';
+
+export interface Store {
+  readonly db: DatabaseSync;
+  readonly directory: DirectoryStore;
+  readonly logs: LogStore;
+  readonly idempotency: IdempotencyStore;
+  /** Runs `work` in one transaction (committed when it returns). */
+  transaction<T>(work: () => T): T;
+  /** Deletes every account, key, resource, member, log and idempotency record. */
+  reset(): void;
+  close(): void;
+}
+
+/** Opens the database at `path` (`:memory:` by default) with all stores on it. */
+export function createStore(path: string, now: () => string): Store {
+  const db = openDatabase(path);
+  const tables = [
+    'idempotency_records',
+    'logs',
+    'notification_settings',
+    'collaborators',
+    'resources',
+    'api_keys',
+    'accounts',
+  ];
+  return {
+    db,
+    directory: createDirectoryStore(db, now),
+    logs: createLogStore(db),
+    idempotency: createIdempotencyStore(db),
+    transaction: (work) => transaction(db, work),
+    reset() {
+      transaction(db, () => {
+        for (const table of tables) db.exec(`DELETE FROM ${table}`);
+        db.exec(`DELETE FROM sqlite_sequence WHERE name IN ('${tables.join("','")}')`);
+      });
+    },
+    close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}

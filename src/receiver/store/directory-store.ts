@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import { digestKey, digestsEqual } from '../api-keys.js';
+
+export type Role = 'owner' | 'editor' | 'viewer';
+export type HealthState = 'unknown' | 'healthy' | 'degraded' | 'down';
+
+export interface Account {
+  id: number;
+  username: string;
+}
+
+/** Who an API key belongs to. */
+export interface Principal {
+  accountId: number;
+  username: string;
+  keyId: number;
+  /** Printable name of the key (`rlk_<id>` or a digest prefix); never the key itself. */
+  keyLabel: string;
+}
+
+export interface Resource {
+  id: number;
+  uuid: string;
+  key: string;
+  name: string;
+  ownerId: number;
+  owner: string;
+  health: HealthState;
+  createdAt: string;
+}
+
+export interface NotificationSettings {
+  enabled?: boolean;
+  health_changes?: boolean;
+  min_log_level?: string;
+  channels?: string[];
+}
+
+interface ResourceRow {
+  id: number;
+  uuid: string;
+  key: string;
+  name: string;
+  owner_id: number;
+  owner: string;
+  health_state: HealthState;
+  created_at: string;
+}
+
+const RESOURCE_COLUMNS =
+  'r.id, r.uuid, r.key, r.name, r.owner_id, a.username AS owner, r.health_state, r.created_at';
+
+function toResource(row: ResourceRow | undefined): Resource | undefined {
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    key: row.key,
+    name: row.name,
+    ownerId: row.owner_id,
+    owner: row.owner,
+    health: row.health_state,
+    createdAt: row.created_at,
+  };
+}
+
+/** Accounts, API keys, resources and their members. */
+export type DirectoryStore = ReturnType<typeof createDirectoryStore>;
+
+export function createDirectoryStore(db: DatabaseSync, now: () => string) {
+  const s = {
+    insertAccount: db.prepare('INSERT INTO accounts (username, created_at) VALUES (?, ?)'),
+    accountByName: db.prepare('SELECT id, username FROM accounts WHERE username = ?'),
+    insertKey: db.prepare(
+      'INSERT INTO api_keys (account_id, digest, label, created_at) VALUES (?, ?, ?, ?)',
+    ),
+    keyByDigest: db.prepare(
+      `SELECT k.id AS key_id, k.digest, k.label, a.id AS account_id, a.username
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.digest = ? AND k.revoked_at IS NULL`,
+    ),
+    insertResource: db.prepare(
+      'INSERT INTO resources (uuid, owner_id, key, name, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    resourceByUuid: db.prepare(
+      `SELECT ${RESOURCE_COLUMNS} FROM resources r JOIN accounts a ON a.id = r.owner_id WHERE r.uuid = ?`,
+    ),
+    resourceByOwnerKey: db.prepare(
+      `SELECT ${RESOURCE_COLUMNS} FROM resources r JOIN accounts a ON a.id = r.owner_id
+        WHERE a.username = ? AND r.key = ?`,
+    ),
+    resourceById: db.prepare(
+      `SELECT ${RESOURCE_COLUMNS} FROM resources r JOIN accounts a ON a.id = r.owner_id WHERE r.id = ?`,
+    ),
+    upsertCollaborator: db.prepare(
+      `INSERT INTO collaborators (resource_id, account_id, role, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (resource_id, account_id) DO UPDATE SET role = excluded.role`,
+    ),
+    collaboratorRole: db.prepare(
+      'SELECT role FROM collaborators WHERE resource_id = ? AND account_id = ?',
+    ),
+    collaborators: db.prepare(
+      `SELECT a.username, c.role FROM collaborators c JOIN accounts a ON a.id = c.account_id
+        WHERE c.resource_id = ? ORDER BY a.username`,
+    ),
+    upsertSettings: db.prepare(
+      `INSERT INTO notification_settings
+         (resource_id, account_id, enabled, health_changes, min_log_level, channels, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (resource_id, account_id) DO UPDATE SET enabled = excluded.enabled,
+         health_changes = excluded.health_changes, min_log_level = excluded.min_log_level,
+         channels = excluded.channels, updated_at = excluded.updated_at`,
+    ),
+    ensureSettings: db.prepare(
+      `INSERT OR IGNORE INTO notification_settings (resource_id, account_id, updated_at)
+       VALUES (?, ?, ?)`,
+    ),
+    settings: db.prepare(
+      `SELECT a.username, n.enabled, n.health_changes, n.min_log_level, n.channels
+         FROM notification_settings n JOIN accounts a ON a.id = n.account_id
+        WHERE n.resource_id = ? ORDER BY a.username`,
+    ),
+    setHealth: db.prepare(
+      'UPDATE resources SET health_state = ?, health_changed_at = ? WHERE id = ?',
+    ),
+    counts: db.prepare(
+      `SELECT (SELECT COUNT(*) FROM accounts) AS accounts,
+              (SELECT COUNT(*) FROM resources) AS resources`,
+    ),
+  };
+
+  return {
+    createAccount(username: string): Account {
+      const result = s.insertAccount.run(username, now());
+      return { id: Number(result.lastInsertRowid), username };
+    },
+
+    accountByUsername(username: string): Account | undefined {
+      return s.accountByName.get(username) as Account | undefined;
+    },
+
+    /** Stores a key's digest; `label` is what journals and listings may show. */
+    addApiKey(accountId: number, key: string, label: string): number {
+      return Number(s.insertKey.run(accountId, digestKey(key), label, now()).lastInsertRowid);
+    },
+
+    /** The account of an API key, or `undefined` for an unknown or revoked key. */
+    authenticate(key: string): Principal | undefined {
+      const digest = digestKey(key);
+      const row = s.keyByDigest.get(digest) as
+        | {
+            key_id: number;
+            digest: Uint8Array;
+            label: string;
+            account_id: number;
+            username: string;
+          }
+        | undefined;
+      if (!row || !digestsEqual(row.digest, digest)) return undefined;
+      return {
+        accountId: row.account_id,
+        username: row.username,
+        keyId: row.key_id,
+        keyLabel: row.label,
+      };
+    },
+
+    createResource(input: { ownerId: number; key: string; name: string; uuid?: string }): Resource {
+      const uuid = (input.uuid ?? randomUUID()).toLowerCase();
+      const id = Number(
+        s.insertResource.run(uuid, input.ownerId, input.key, input.name, now()).lastInsertRowid,
+      );
+      s.ensureSettings.run(id, input.ownerId, now());
+      return toResource(s.resourceById.get(id) as ResourceRow | undefined) as Resource;
+    },
+
+    resourceByUuid(uuid: string): Resource | undefined {
+      return toResource(s.resourceByUuid.get(uuid.toLowerCase()) as ResourceRow | undefined);
+    },
+
+    resourceByOwnerKey(owner: string, key: string): Resource | undefined {
+      return toResource(s.resourceByOwnerKey.get(owner, key) as ResourceRow | undefined);
+    },
+
+    resourceById(id: number): Resource | undefined {
+      return toResource(s.resourceById.get(id) as ResourceRow | undefined);
+    },
+
+    setCollaborator(resourceId: number, accountId: number, role: 'viewer' | 'editor'): void {
+      s.upsertCollaborator.run(resourceId, accountId, role, now());
+      s.ensureSettings.run(resourceId, accountId, now());
+    },
+
+    /** The role of an account on a resource, or `undefined` when it may not see it. */
+    roleOf(resource: Resource, accountId: number): Role | undefined {
+      if (resource.ownerId === accountId) return 'owner';
+      const row = s.collaboratorRole.get(resource.id, accountId) as { role: Role } | undefined;
+      return row?.role;
+    },
+
+    collaborators(resourceId: number): { username: string; role: 'viewer' | 'editor' }[] {
+      return s.collaborators.all(resourceId) as { username: string; role: 'viewer' | 'editor' }[];
+    },
+
+    setNotificationSettings(
+      resourceId: number,
+      accountId: number,
+      settings: NotificationSettings,
+    ): void {
+      s.upsertSettings.run(
+        resourceId,
+        accountId,
+        settings.enabled === false ? 0 : 1,
+        settings.health_changes === false ? 0 : 1,
+        settings.min_log_level ?? 'error',
+        JSON.stringify(settings.channels ?? []),
+        now(),
+      );
+    },
+
+    notificationSettings(resourceId: number) {
+      const rows = s.settings.all(resourceId) as {
+        username: string;
+        enabled: number;
+        health_changes: number;
+        min_log_level: string;
+        channels: string;
+      }[];
+      return rows.map((row) => ({
+        username: row.username,
+        enabled: row.enabled === 1,
+        health_changes: row.health_changes === 1,
+        min_log_level: row.min_log_level,
+        channels: JSON.parse(row.channels) as string[],
+      }));
+    },
+
+    setHealth(resourceId: number, health: HealthState): void {
+      s.setHealth.run(health, now(), resourceId);
+    },
+
+    counts(): { accounts: number; resources: number } {
+      return s.counts.get() as { accounts: number; resources: number };
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/**
+ * Versioned schema migrations, applied in order inside one transaction each. Never edit a
+ * released migration: add the next one. `schema_migrations` records what ran.
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'accounts, keys, resources, members, logs, idempotency',
+    sql: `
+      CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        username TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        digest BLOB NOT NULL UNIQUE,
+        label TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE TABLE resources (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        owner_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        health_state TEXT NOT NULL DEFAULT 'unknown'
+          CHECK (health_state IN ('unknown', 'healthy', 'degraded', 'down')),
+        health_changed_at TEXT,
+        created_at TEXT NOT NULL,
+        UNIQUE (owner_id, key)
+      );
+      CREATE TABLE collaborators (
+        resource_id INTEGER NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('viewer', 'editor')),
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (resource_id, account_id)
+      );
+      CREATE INDEX collaborators_account ON collaborators(account_id);
+      -- One row per member (owner or collaborator) and resource: each member's own settings.
+      CREATE TABLE notification_settings (
+        resource_id INTEGER NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        health_changes INTEGER NOT NULL DEFAULT 1,
+        min_log_level TEXT NOT NULL DEFAULT 'error',
+        channels TEXT NOT NULL DEFAULT '[]',
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (resource_id, account_id)
+      );
+      CREATE TABLE logs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        resource_id INTEGER NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+        ts_ns INTEGER NOT NULL,
+        level_rank INTEGER NOT NULL,
+        level TEXT NOT NULL,
+        severity_number INTEGER,
+        message TEXT NOT NULL,
+        logger TEXT,
+        attributes TEXT NOT NULL,
+        extra TEXT,
+        body TEXT,
+        trace_id TEXT,
+        span_id TEXT,
+        observed_ts_ns INTEGER,
+        event_name TEXT,
+        record_id TEXT,
+        unknown_fields TEXT NOT NULL,
+        resource_attrs TEXT NOT NULL,
+        sdk TEXT,
+        sdk_version TEXT,
+        received_at TEXT NOT NULL,
+        request_id TEXT NOT NULL
+      );
+      CREATE INDEX logs_resource_ts ON logs(resource_id, ts_ns, id);
+      CREATE INDEX logs_resource_trace ON logs(resource_id, trace_id);
+      CREATE TABLE idempotency_records (
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        resource_id INTEGER NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+        idempotency_key TEXT NOT NULL,
+        body_digest TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        response TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (account_id, resource_id, idempotency_key)
+      );
+      CREATE INDEX idempotency_created ON idempotency_records(created_at_ms);
+    `,
+  },
+];
+
+/** Brings the schema up to the newest version; returns the versions that were applied. */
+export function migrate(db: DatabaseSync): number[] {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  const row = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as
+    | { version: number | null }
+    | undefined;
+  const current = row?.version ?? 0;
+  const newest = MIGRATIONS.at(-1)?.version ?? 0;
+  if (current > newest) {
+    throw new Error(
+      `database schema version ${current} is newer than this receiver knows (${newest})`,
+    );
+  }
+  const applied: number[] = [];
+  const record = db.prepare(
+    'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+  );
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, new Date().toISOString());
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+    applied.push(migration.version);
+  }
+  return applied;
+}
