@@ -69,6 +69,19 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
   });
   app.server.headersTimeout = limits.headersTimeoutMillis;
 
+  // Graceful close: answers still in flight say `Connection: close`, and sockets that turn idle
+  // afterwards are closed, so `app.close()` ends once the last answer is out.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) app.server.closeIdleConnections();
+  });
+
   installErrorHandlers(app);
   app.register(storagePlugin, context);
   app.register(observabilityPlugin);

@@ -21,22 +21,15 @@ function optionalString(body: Record<string, unknown>, field: string): string | 
 
 /**
  * Reads the envelope of an ingest body (DESIGN.md §2): `{resource_id, sdk, sdk_version,
- * resource, logs[]}`; a body without `logs` is a single record (curl); a top-level array is a
- * list of records.
+ * resource, logs[]}`; a body without `logs` is a single record (curl).
  */
 export function readIngestBody(
   body: unknown,
   resourceUuid: string,
   maxRecords: number,
 ): IngestBatch {
-  if (Array.isArray(body)) {
-    return checkCount(
-      { resource: {}, sdk: null, sdkVersion: null, records: body, envelopeExtra: {} },
-      maxRecords,
-    );
-  }
-  if (body === null || typeof body !== 'object') {
-    throw badRequest('request body must be a JSON object or array');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('request body must be a JSON object');
   }
   const envelope = body as Record<string, unknown>;
   const resourceId = envelope.resource_id;

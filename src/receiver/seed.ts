@@ -25,6 +25,7 @@ export class SeedError extends Error {
 
 /** Shortest accepted plaintext key: long enough not to be guessed by accident. */
 const MIN_KEY_LENGTH = 16;
+const ROOT_FIELDS = new Set(['$schema', 'description', 'accounts', 'resources']);
 const HEALTH = ['unknown', 'healthy', 'degraded', 'down'];
 
 function fail(path: string, message: string): never {
@@ -44,6 +45,9 @@ function list(value: unknown, path: string): unknown[] {
 /** Checks a parsed seed and returns it typed, or throws a {@link SeedError}. */
 export function validateSeed(input: unknown): Seed {
   if (!isObject(input)) fail('(root)', 'must be a JSON object with accounts and resources');
+  for (const key of Object.keys(input)) {
+    if (!ROOT_FIELDS.has(key)) fail(key, 'unknown field (expected accounts, resources)');
+  }
   const usernames = new Set<string>();
   const accounts = list(input.accounts, 'accounts').map((raw, i) => {
     const path = `accounts[${i}]`;

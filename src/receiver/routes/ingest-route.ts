@@ -49,7 +49,7 @@ export async function ingestRoute(app: FastifyInstance) {
         type: 'object',
         properties: { 'idempotency-key': { type: 'string', minLength: 1, maxLength: 255 } },
       },
-      body: { type: ['object', 'array'] },
+      body: { type: 'object' },
       response: { 202: ingestAnswerSchema, ...errorResponses },
     },
     onRequest: [app.admitLoad, app.resourceAccess('write'), app.rateLimit, app.injectFaults],

@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, CHECKOUT, KEYS } from './fixtures.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cli = join(root, 'dist/receiver/cli.js');
+const node = join(root, 'node_modules/.bin/node');
+const seed = join(root, 'examples/seed.json');
+const dir = mkdtempSync(join(tmpdir(), 'reslog-receiver-'));
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  exit: Promise<number | null>;
+}
+
+const children: ChildProcess[] = [];
+
+/** Starts the built CLI and resolves with its URL once it prints the ready line. */
+async function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
+  if (!existsSync(cli))
+    throw new Error(`${cli} is missing: run \`npm run build\` before the tests`);
+  const child = spawn(node, [cli, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const stdout: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      stdout.push(line);
+      const match = /^reslog-receiver listening on (http:\/\/\S+)$/.exec(line);
+      if (match?.[1]) resolve(match[1]);
+    });
+    exit.then((code) => reject(new Error(`receiver exited with ${code}: ${stderr}`)));
+  });
+  expect(stdout).toHaveLength(1);
+  return { child, url, exit };
+}
+
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+describe('reslog-receiver CLI', () => {
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints one ready line, drains in-flight requests on SIGTERM and keeps data across restarts', async () => {
+    const db = join(dir, 'receiver.db');
+    const first = await start(
+      ['--port', '0', '--db', db, '--seed', seed, '--log-level', 'silent'],
+      {
+        RESLOG_ADMIN_TOKEN: ADMIN_TOKEN,
+      },
+    );
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const ingestUrl = `${first.url}/u/alice/resources/${CHECKOUT}/logs/`;
+    const headers = { 'x-api-key': KEYS.alice, 'content-type': 'application/json' };
+    const ok = await fetch(ingestUrl, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: 'before restart' }),
+    });
+    expect(ok.status).toBe(202);
+
+    await fetch(`${first.url}/_receiver/faults`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 1, action: { delayMillis: 400 } }),
+    });
+    const inFlight = fetch(ingestUrl, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: 'in flight' }),
+    });
+    await expect
+      .poll(async () => {
+        const response = await fetch(`${first.url}/_receiver/faults`, { headers: admin });
+        return (await response.json()).faults[0].fired;
+      })
+      .toBe(1);
+    first.child.kill('SIGTERM');
+    expect((await inFlight).status).toBe(202);
+    expect(await first.exit).toBe(0);
+
+    // Same --db, seed applied again: nothing duplicated, everything still there.
+    const second = await start(['--db', db, '--seed', seed, '--log-level', 'silent'], {
+      RESLOG_RECEIVER_PORT: '0',
+    });
+    const read = await fetch(`${second.url}/u/alice/resources/${CHECKOUT}/logs/?order=asc`, {
+      headers: { 'x-api-key': KEYS.alice },
+    });
+    const { logs } = await read.json();
+    expect(logs.map((l: { message: string }) => l.message)).toEqual([
+      'before restart',
+      'in flight',
+    ]);
+    second.child.kill('SIGINT');
+    expect(await second.exit).toBe(0);
+  });
+
+  it('exits non-zero naming the bad entry of an invalid seed', async () => {
+    const child = spawn(node, [cli, '--port', '0', '--seed', join(root, 'package.json')], {
+      cwd: root,
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/package\.json: invalid seed: name: unknown field/);
+  });
+});
