@@ -89,7 +89,7 @@ describe('reslog-receiver CLI', () => {
     await expect
       .poll(async () => {
         const response = await fetch(`${first.url}/_receiver/faults`, { headers: admin });
-        return (await response.json()).faults[0].fired;
+        return ((await response.json()) as { faults: { fired: number }[] }).faults[0]?.fired;
       })
       .toBe(1);
     first.child.kill('SIGTERM');
@@ -103,7 +103,7 @@ describe('reslog-receiver CLI', () => {
     const read = await fetch(`${second.url}/u/alice/resources/${CHECKOUT}/logs/?order=asc`, {
       headers: { 'x-api-key': KEYS.alice },
     });
-    const { logs } = await read.json();
+    const { logs } = (await read.json()) as { logs: { message: string }[] };
     expect(logs.map((l: { message: string }) => l.message)).toEqual([
       'before restart',
       'in flight',
