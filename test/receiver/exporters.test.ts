@@ -117,7 +117,7 @@ describe('real exporters against a listening receiver', () => {
       logger: 'otel.scope',
       attributes: { nested: { a: [1, 'two'] }, ok: true },
     });
-    expect((first?.resource as Record<string, unknown>)['service.name']).toBe('checkout');
+    expect(first?.resource).toMatchObject({ 'service.name': 'checkout' });
     expect(first?.sdk).toMatch(/^otlp/);
     expect(second).toMatchObject({ level: 'info', body: { kind: 'structured' } });
 
