@@ -1,8 +1,8 @@
 import { VERSION } from '../version.js';
 import type { ExportableLogRecord } from './otel-types.js';
 import { ROUTING_ATTRIBUTES } from './resource-router.js';
-import { encodeNumber, encodeValue } from './safe-json.js';
-import { levelOf } from './severity.js';
+import { encodeValue } from './safe-json.js';
+import { isSeverityNumber, levelOf } from './severity.js';
 import { createTimestampFormatter } from './timestamp.js';
 
 const INVALID_TRACE_ID = '00000000000000000000000000000000';
@@ -85,7 +85,8 @@ export function createLogSerializer(): LogSerializer {
       }
       const severity = record.severityNumber;
       let out = `{"ts":"${formatTime(record.hrTime)}","level":"${levelOf(severity, record.severityText)}"`;
-      if (typeof severity === 'number') out += `,"severity_number":${encodeNumber(severity)}`;
+      // Only a real OpenTelemetry severity (1-24); anything else would be refused by the service.
+      if (isSeverityNumber(severity)) out += `,"severity_number":${severity}`;
 
       const body = record.body;
       let structured: string | undefined;

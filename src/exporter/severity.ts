@@ -26,7 +26,7 @@ export function levelOf(
   severityNumber: number | undefined,
   severityText: string | undefined,
 ): Level {
-  if (severityNumber !== undefined && severityNumber >= 1 && severityNumber <= 24) {
+  if (isSeverityNumber(severityNumber)) {
     if (severityNumber <= 8) return 'debug';
     if (severityNumber <= 12) return 'info';
     if (severityNumber <= 16) return 'warning';
@@ -35,4 +35,9 @@ export function levelOf(
   }
   if (severityText) return BY_TEXT[severityText.trim().toLowerCase()] ?? 'info';
   return 'info';
+}
+
+/** An OpenTelemetry severity number: an integer 1–24 (0 means unspecified). */
+export function isSeverityNumber(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 24;
 }

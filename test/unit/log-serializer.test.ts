@@ -290,10 +290,11 @@ describe('values JSON cannot carry never throw', () => {
     });
   });
 
-  it('in severity_number', () => {
-    expect(serialize({ severityNumber: Number.NaN, severityText: 'error' })).toMatchObject({
-      level: 'error',
-      severity_number: 'NaN',
-    });
+  it('in severity_number, which is left out unless it is an OpenTelemetry severity (1-24)', () => {
+    for (const severityNumber of [Number.NaN, Number.POSITIVE_INFINITY, 0, 25, 9.5]) {
+      const log = serialize({ severityNumber, severityText: 'error' });
+      expect(log.level).toBe('error');
+      expect(log).not.toHaveProperty('severity_number');
+    }
   });
 });
