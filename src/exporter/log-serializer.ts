@@ -96,7 +96,9 @@ function isHexId(id: unknown, length: number): id is string {
 function isRoutingAttribute(key: string): boolean {
   return (
     key.charCodeAt(0) === R &&
-    (key === ROUTING_ATTRIBUTES.uuid || key === ROUTING_ATTRIBUTES.key || key === ROUTING_ATTRIBUTES.username)
+    (key === ROUTING_ATTRIBUTES.uuid ||
+      key === ROUTING_ATTRIBUTES.key ||
+      key === ROUTING_ATTRIBUTES.username)
   );
 }
 
@@ -125,7 +127,11 @@ export function createLogSerializer(): LogSerializer {
         structured = toJsonSafe(body);
         // A body that becomes a JSON string (Date, bytes) is its own message text.
         message =
-          structured === undefined ? '' : typeof structured === 'string' ? structured : JSON.stringify(structured);
+          structured === undefined
+            ? ''
+            : typeof structured === 'string'
+              ? structured
+              : JSON.stringify(structured);
       }
       const span = record.spanContext;
       const traced =
@@ -144,8 +150,10 @@ export function createLogSerializer(): LogSerializer {
         attributes: sendableAttributes(record.attributes ?? {}),
         trace_id: traced ? span.traceId : undefined,
         span_id: traced ? span.spanId : undefined,
-        observed_ts: record.hrTimeObserved === undefined ? undefined : formatObserved(record.hrTimeObserved),
-        event_name: typeof record.eventName === 'string' && record.eventName ? record.eventName : undefined,
+        observed_ts:
+          record.hrTimeObserved === undefined ? undefined : formatObserved(record.hrTimeObserved),
+        event_name:
+          typeof record.eventName === 'string' && record.eventName ? record.eventName : undefined,
         body: structured,
       };
       return JSON.stringify(log);

@@ -86,7 +86,10 @@ function safeArray(items: readonly unknown[], ancestors: object[]): unknown[] {
   return out;
 }
 
-function safeEntries(entries: readonly [string, unknown][], ancestors: object[]): Record<string, unknown> {
+function safeEntries(
+  entries: readonly [string, unknown][],
+  ancestors: object[],
+): Record<string, unknown> {
   // A null-prototype object: a "__proto__" key stays data instead of setting a prototype.
   const out: Record<string, unknown> = Object.create(null);
   for (const [key, item] of entries) {
