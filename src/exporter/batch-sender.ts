@@ -4,6 +4,8 @@ import { gzip as gzipCallback } from 'node:zlib';
 import { ErrorCodes, HttpError, ReslogError } from '../errors.js';
 import type { Transport } from '../transport/export-response.js';
 import { redact } from '../transport/http-transport.js';
+import { type Batch, sliceBatch } from './batch-splitter.js';
+import { encodeBody } from './body-encoder.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { ExportOutcome } from './export-outcome.js';
 import type { ExportStats } from './export-stats.js';
@@ -16,8 +18,8 @@ export interface BatchTarget {
   readonly key: string;
   /** Ingest path, including the base URL's prefix. */
   readonly path: string;
-  /** Body up to and including `"logs":[`. */
-  readonly envelope: string;
+  /** Body up to and including `"logs":[`, UTF-8. */
+  readonly envelope: Buffer;
 }
 
 export interface BatchSenderOptions {
@@ -33,7 +35,7 @@ export interface BatchSenderOptions {
 
 export type BatchSender = (
   target: BatchTarget,
-  records: readonly string[],
+  batch: Batch,
   deadline: number,
   outcome: ExportOutcome,
 ) => Promise<void>;
@@ -50,19 +52,20 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
       ? { ...options.headers, 'content-encoding': 'gzip' }
       : { ...options.headers };
 
-  const send: BatchSender = async (target, records, deadline, outcome) => {
+  const send: BatchSender = async (target, batch, deadline, outcome) => {
+    const count = batch.records.length;
     const paused = breaker.pausedFor(target.key, Date.now());
     if (paused > 0) {
       const error = new ReslogError(
         ErrorCodes.CIRCUIT_OPEN,
         `${target.key} is paused for ${Math.ceil(paused / 1000)} s after repeated permanent failures`,
       );
-      outcome.drop('rejected', records.length, { target: target.key, error });
+      outcome.drop('rejected', count, { target: target.key, error });
       return;
     }
 
-    const json = `${target.envelope}${records.join(',')}]}`;
-    const body = options.compression === 'gzip' ? await gzip(json) : Buffer.from(json);
+    const json = encodeBody(target.envelope, batch);
+    const body = options.compression === 'gzip' ? await gzip(json) : json;
     const request = {
       method: 'POST' as const,
       path: target.path,
@@ -74,15 +77,15 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
     switch (response.status) {
       case 'success': {
         breaker.success(target.key);
-        acknowledge(target.key, records.length, response.statusCode, response.json, outcome);
+        acknowledge(target.key, count, response.statusCode, response.json, outcome);
         return;
       }
       case 'failure': {
         if (response.statusCode === 413) {
-          if (records.length > 1) {
-            const half = Math.ceil(records.length / 2);
-            await send(target, records.slice(0, half), deadline, outcome);
-            await send(target, records.slice(half), deadline, outcome);
+          if (count > 1) {
+            const half = Math.ceil(count / 2);
+            await send(target, sliceBatch(batch, 0, half), deadline, outcome);
+            await send(target, sliceBatch(batch, half, count), deadline, outcome);
           } else {
             outcome.drop('oversize', 1, {
               target: target.key,
@@ -93,7 +96,7 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
           return;
         }
         breaker.permanentFailure(target.key, Date.now());
-        outcome.drop('rejected', records.length, {
+        outcome.drop('rejected', count, {
           target: target.key,
           error: response.error,
           statusCode: response.statusCode,
@@ -101,7 +104,7 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
         return;
       }
       case 'retryable':
-        outcome.drop('retry_budget', records.length, {
+        outcome.drop('retry_budget', count, {
           target: target.key,
           error: response.error,
           statusCode: response.statusCode,

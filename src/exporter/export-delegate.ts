@@ -111,7 +111,7 @@ export function createExportDelegate(
     }
 
     const key = `${decision.username}/${uuid}`;
-    const envelope = serializer.envelopePrefix(uuid, profile.resourceJson);
+    const envelope = Buffer.from(serializer.envelopePrefix(uuid, profile.resourceJson));
     const target = {
       key,
       path: `${pathPrefix}/u/${encodeURIComponent(decision.username)}/resources/${uuid}/logs/`,
@@ -131,9 +131,7 @@ export function createExportDelegate(
       },
     );
     await Promise.all(
-      batches.map((batch) =>
-        scheduler.run(key, () => sendBatch(target, batch.records, deadline, outcome)),
-      ),
+      batches.map((batch) => scheduler.run(key, () => sendBatch(target, batch, deadline, outcome))),
     );
   }
 

@@ -10,6 +10,8 @@ export interface ResourceProfile {
   readonly decision: RouteDecision;
   /** The batch's `resource` JSON, without routing attributes. */
   readonly resourceJson: string;
+  /** Key of the group of records that follow `decision`. */
+  readonly groupKey: string;
 }
 
 /** Records of one export that share a route decision and a resource. */
@@ -41,10 +43,12 @@ export function createRecordGrouper(router: ResourceRouter): RecordGrouper {
     if (!profile) {
       // Bounded: a process that mints endless distinct resources must not grow the cache forever.
       if (profiles.size >= MAX_PROFILES) profiles.clear();
+      const decision = router.route(attributes);
       profile = {
         fingerprint,
-        decision: router.route(attributes),
+        decision,
         resourceJson: encodeAttributes(attributes),
+        groupKey: `${decisionKey(decision)}\n${fingerprint}`,
       };
       profiles.set(fingerprint, profile);
     }
@@ -55,28 +59,40 @@ export function createRecordGrouper(router: ResourceRouter): RecordGrouper {
     group(records) {
       const byResource = new Map<LogResource, ResourceProfile>();
       const groups = new Map<string, RecordGroup>();
+      const groupFor = (key: string, decision: RouteDecision, profile: ResourceProfile) => {
+        let group = groups.get(key);
+        if (!group) {
+          group = { decision, profile, records: [] };
+          groups.set(key, group);
+        }
+        return group;
+      };
       let lastResource: LogResource | undefined;
-      let lastProfile: ResourceProfile | undefined;
+      let profile: ResourceProfile | undefined;
+      let lastGroup: RecordGroup | undefined;
 
       for (const record of records) {
-        if (record.resource !== lastResource || !lastProfile) {
+        if (record.resource !== lastResource || !profile) {
           lastResource = record.resource;
-          lastProfile = byResource.get(lastResource);
-          if (!lastProfile) {
-            lastProfile = profileOf(lastResource);
-            byResource.set(lastResource, lastProfile);
+          lastGroup = undefined;
+          profile = byResource.get(lastResource);
+          if (!profile) {
+            profile = profileOf(lastResource);
+            byResource.set(lastResource, profile);
           }
         }
-        const decision = hasRoutingOverride(record.attributes)
-          ? router.route(lastResource.attributes, record.attributes)
-          : lastProfile.decision;
-        const groupKey = `${decisionKey(decision)}\n${lastProfile.fingerprint}`;
-        let group = groups.get(groupKey);
-        if (!group) {
-          group = { decision, profile: lastProfile, records: [] };
-          groups.set(groupKey, group);
+        if (hasRoutingOverride(record.attributes)) {
+          const decision = router.route(lastResource.attributes, record.attributes);
+          groupFor(
+            `${decisionKey(decision)}\n${profile.fingerprint}`,
+            decision,
+            profile,
+          ).records.push(record);
+          continue;
         }
-        group.records.push(record);
+        // The common case, a run of records of one resource, costs one push per record.
+        lastGroup ??= groupFor(profile.groupKey, profile.decision, profile);
+        lastGroup.records.push(record);
       }
       return [...groups.values()];
     },

@@ -2,16 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { envelopeBytes, splitIntoBatches } from '../../src/exporter/batch-splitter.js';
 
 const PREFIX = '{"resource_id":"x","logs":[';
-const ENVELOPE = envelopeBytes(PREFIX);
+const ENVELOPE = envelopeBytes(Buffer.from(PREFIX));
 
 /** The request body a batch becomes. */
-const bodyOf = (records: string[]) => `${PREFIX}${records.join(',')}]}`;
+const bodyOf = (records: readonly string[]) => `${PREFIX}${records.join(',')}]}`;
 const record = (message: string) => JSON.stringify({ message });
 
 describe('envelopeBytes', () => {
   it('counts the prefix in UTF-8 plus the closing "]}"', () => {
-    expect(envelopeBytes('{"a":[')).toBe(8);
-    expect(envelopeBytes('{"é":[')).toBe(9);
+    expect(envelopeBytes(Buffer.from('{"a":['))).toBe(8);
+    expect(envelopeBytes(Buffer.from('{"é":['))).toBe(9);
   });
 });
 
@@ -19,7 +19,7 @@ describe('splitIntoBatches', () => {
   it('keeps everything in one batch when it fits', () => {
     const records = ['{"a":1}', '{"b":2}'];
     const max = Buffer.byteLength(bodyOf(records));
-    expect(splitIntoBatches(records, ENVELOPE, max, vi.fn())).toEqual([{ records }]);
+    expect(splitIntoBatches(records, ENVELOPE, max, vi.fn())).toEqual([{ records, sizes: [7, 7] }]);
   });
 
   it('splits at the byte budget exactly, counting the commas, and keeps order', () => {
@@ -74,9 +74,10 @@ describe('splitIntoBatches', () => {
     const exact = record('y'.repeat(50));
     const max = ENVELOPE + Buffer.byteLength(exact);
     const onOversize = vi.fn();
+    const size = Buffer.byteLength(exact);
     expect(splitIntoBatches([exact, exact], ENVELOPE, max, onOversize)).toEqual([
-      { records: [exact] },
-      { records: [exact] },
+      { records: [exact], sizes: [size] },
+      { records: [exact], sizes: [size] },
     ]);
     expect(splitIntoBatches([exact], ENVELOPE, max - 1, onOversize)).toEqual([]);
     expect(onOversize).toHaveBeenCalledTimes(1);
