@@ -1,25 +1,50 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { installErrorHandlers } from './error-handler.js';
 import { createFaultRegistry } from './fault-rules.js';
 import { createLogEvents } from './log-events.js';
 import { createMetrics } from './metrics.js';
+import { createHealthChecker } from './monitor/health-checker.js';
+import { createMonitor } from './monitor/monitor.js';
+import { createWebhookWorker } from './monitor/webhook-worker.js';
 import authPlugin from './plugins/auth-plugin.js';
 import faultPlugin from './plugins/fault-plugin.js';
 import limitsPlugin from './plugins/limits-plugin.js';
+import monitorPlugin from './plugins/monitor-plugin.js';
 import observabilityPlugin from './plugins/observability-plugin.js';
 import storagePlugin from './plugins/storage-plugin.js';
 import { createRateLimiter } from './rate-limiter.js';
 import type { ReceiverContext } from './receiver-context.js';
-import { normalizeLimits, type ReceiverOptions } from './receiver-options.js';
+import {
+  normalizeHealthCheckOptions,
+  normalizeLimits,
+  normalizeNotificationOptions,
+  type ReceiverOptions,
+} from './receiver-options.js';
 import { createRequestJournal } from './request-journal.js';
+import { accountRoutes } from './routes/account-routes.js';
 import { adminRoutes } from './routes/admin-routes.js';
 import { controlRoutes, probeRoutes } from './routes/control-routes.js';
+import { healthRoutes } from './routes/health-routes.js';
 import { ingestRoute } from './routes/ingest-route.js';
+import { memberRoutes } from './routes/member-routes.js';
+import { openApi, openApiRoute } from './routes/openapi-routes.js';
 import { otlpRoute } from './routes/otlp-route.js';
 import { readRoutes } from './routes/read-routes.js';
+import { resourceRoutes } from './routes/resource-routes.js';
 import { validateSeed } from './seed.js';
 import { createStore } from './store/create-store.js';
+
+/** The package version, shown in the OpenAPI document (src/receiver and dist/receiver alike). */
+function packageVersion(): string {
+  try {
+    const url = new URL('../../package.json', import.meta.url);
+    return (JSON.parse(readFileSync(url, 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
 
 /** Log paths that could carry secrets; pino replaces them with `[Redacted]`. */
 const REDACT = [
@@ -38,7 +63,38 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
   const limits = normalizeLimits(options.limits);
   const clock = options.clock ?? Date.now;
   const seed = options.seed === undefined ? undefined : validateSeed(options.seed);
+  const notificationOptions = normalizeNotificationOptions(options.notifications);
+  const healthCheckOptions = normalizeHealthCheckOptions(options.healthChecks);
   const store = createStore(options.db ?? ':memory:', () => new Date(clock()).toISOString());
+  // Background work logs through the app's logger once it exists.
+  const background = {
+    warn(object: object, message: string) {
+      app.log.warn(object, message);
+    },
+  };
+  const webhooks = createWebhookWorker({
+    store,
+    clock,
+    retryDelaysMillis: notificationOptions.webhookRetryDelaysMillis,
+    timeoutMillis: notificationOptions.webhookTimeoutMillis,
+    pollMillis: notificationOptions.pollMillis,
+    log: background,
+  });
+  const monitor = createMonitor({
+    store,
+    clock,
+    coalesceWindowMillis: notificationOptions.coalesceWindowMillis,
+    deliveryQueued: () => webhooks.kick(),
+    onError: (error) => background.warn({ err: error }, 'log alert evaluation failed'),
+  });
+  const healthChecker = createHealthChecker({
+    store,
+    monitor,
+    clock,
+    failuresUntilDown: healthCheckOptions.failuresUntilDown,
+    pollMillis: healthCheckOptions.pollMillis,
+    log: background,
+  });
   const context: ReceiverContext = {
     store,
     limits,
@@ -50,6 +106,9 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
     events: createLogEvents(),
     rateLimiter: createRateLimiter(limits.rateLimitPerSecond, limits.rateLimitBurst, clock),
     seed,
+    monitor,
+    webhooks,
+    healthChecker,
   };
 
   const logger =
@@ -83,15 +142,22 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
   });
 
   installErrorHandlers(app);
+  app.register(openApi, { version: packageVersion() });
   app.register(storagePlugin, context);
   app.register(observabilityPlugin);
   app.register(limitsPlugin);
   app.register(authPlugin);
   app.register(faultPlugin);
+  app.register(monitorPlugin);
   app.register(probeRoutes);
+  app.register(openApiRoute);
   app.register(ingestRoute);
   app.register(otlpRoute);
   app.register(readRoutes);
+  app.register(accountRoutes);
+  app.register(resourceRoutes);
+  app.register(memberRoutes);
+  app.register(healthRoutes);
   app.register(adminRoutes);
   app.register(controlRoutes);
   return app;

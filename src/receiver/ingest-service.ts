@@ -106,7 +106,11 @@ export function ingest(ctx: ReceiverContext, input: IngestInput): IngestResult {
   if (!result.replayed) {
     ctx.metrics.recordsAccepted(result.body.accepted);
     for (const error of result.body.errors) ctx.metrics.recordRejected(error.code);
-    if (result.body.accepted > 0) ctx.events.committed(resource.id);
+    if (result.body.accepted > 0) {
+      ctx.events.committed(resource.id);
+      // After the commit, never inside it: alerts cannot hold back or fail an ingest.
+      ctx.monitor.logsCommitted(resource.id, logs);
+    }
   }
   return result;
 }

@@ -1,6 +1,9 @@
 import type { FaultRegistry, FaultRule } from './fault-rules.js';
 import type { LogEvents } from './log-events.js';
 import type { ReceiverMetrics } from './metrics.js';
+import type { HealthChecker } from './monitor/health-checker.js';
+import type { Monitor } from './monitor/monitor.js';
+import type { WebhookWorker } from './monitor/webhook-worker.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { ReceiverLimits } from './receiver-options.js';
 import type { RequestJournal } from './request-journal.js';
@@ -22,6 +25,12 @@ export interface ReceiverContext {
   readonly rateLimiter: RateLimiter;
   /** The seed given at start, re-applied by `POST /_receiver/reset?reseed=true`. */
   readonly seed: Seed | undefined;
+  /** Health transitions and log alerts → each member's notifications. */
+  readonly monitor: Monitor;
+  /** Sends queued webhooks (started when the app is ready, stopped on close). */
+  readonly webhooks: WebhookWorker;
+  /** Probes attached health checks (started when the app is ready, stopped on close). */
+  readonly healthChecker: HealthChecker;
 }
 
 /** Who is asking about which resource, set by the auth plugin. */

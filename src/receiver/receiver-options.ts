@@ -76,6 +76,108 @@ const CEILINGS: Partial<Record<keyof ReceiverLimits, number>> = {
   requestTimeoutMillis: 30_000,
 };
 
+/** Monitor notifications (docs/receiver.md, "Notifications"). */
+export interface NotificationOptions {
+  /**
+   * Log alerts of one member and resource within this window are coalesced into one
+   * notification (count + first message); its webhook goes out when the window closes.
+   * @default 60000
+   */
+  coalesceWindowMillis: number;
+  /**
+   * Waits before webhook attempts 2, 3, …; after the last one fails the delivery is `failed`.
+   * @default [1000, 5000, 30000, 120000, 600000]
+   */
+  webhookRetryDelaysMillis: readonly number[];
+  /**
+   * Time one webhook attempt may take.
+   * @default 5000
+   */
+  webhookTimeoutMillis: number;
+  /**
+   * Longest sleep of the delivery worker between looks at the queue; due times come from
+   * `clock`, so tests with a manual clock set this low.
+   * @default 1000
+   */
+  pollMillis: number;
+}
+
+/** Scheduled health checks (docs/receiver.md, "Health"). */
+export interface HealthCheckOptions {
+  /**
+   * Consecutive failed probes that make a resource `down` (one failure makes it `degraded`).
+   * @default 3
+   */
+  failuresUntilDown: number;
+  /**
+   * Longest sleep of the scheduler between looks for due checks (due times come from `clock`).
+   * @default 1000
+   */
+  pollMillis: number;
+}
+
+export const DEFAULT_NOTIFICATION_OPTIONS: Readonly<NotificationOptions> = Object.freeze({
+  coalesceWindowMillis: 60_000,
+  webhookRetryDelaysMillis: Object.freeze([1000, 5000, 30_000, 120_000, 600_000]),
+  webhookTimeoutMillis: 5000,
+  pollMillis: 1000,
+});
+
+export const DEFAULT_HEALTH_CHECK_OPTIONS: Readonly<HealthCheckOptions> = Object.freeze({
+  failuresUntilDown: 3,
+  pollMillis: 1000,
+});
+
+function positive(value: unknown, name: string, zeroOk = false): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < (zeroOk ? 0 : 1)) {
+    throw new TypeError(
+      `receiver option "${name}" must be a ${zeroOk ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/** Notification options with defaults applied; throws on invalid values. */
+export function normalizeNotificationOptions(
+  input: Partial<NotificationOptions> = {},
+): NotificationOptions {
+  const d = DEFAULT_NOTIFICATION_OPTIONS;
+  const delays = input.webhookRetryDelaysMillis ?? d.webhookRetryDelaysMillis;
+  if (!Array.isArray(delays)) {
+    throw new TypeError(
+      'receiver option "notifications.webhookRetryDelaysMillis" must be an array',
+    );
+  }
+  return {
+    coalesceWindowMillis: positive(
+      input.coalesceWindowMillis ?? d.coalesceWindowMillis,
+      'notifications.coalesceWindowMillis',
+    ),
+    webhookRetryDelaysMillis: delays.map((delay, i) =>
+      positive(delay, `notifications.webhookRetryDelaysMillis[${i}]`, true),
+    ),
+    webhookTimeoutMillis: positive(
+      input.webhookTimeoutMillis ?? d.webhookTimeoutMillis,
+      'notifications.webhookTimeoutMillis',
+    ),
+    pollMillis: positive(input.pollMillis ?? d.pollMillis, 'notifications.pollMillis'),
+  };
+}
+
+/** Health-check options with defaults applied; throws on invalid values. */
+export function normalizeHealthCheckOptions(
+  input: Partial<HealthCheckOptions> = {},
+): HealthCheckOptions {
+  const d = DEFAULT_HEALTH_CHECK_OPTIONS;
+  return {
+    failuresUntilDown: positive(
+      input.failuresUntilDown ?? d.failuresUntilDown,
+      'healthChecks.failuresUntilDown',
+    ),
+    pollMillis: positive(input.pollMillis ?? d.pollMillis, 'healthChecks.pollMillis'),
+  };
+}
+
 /** Options of {@link buildReceiver}. */
 export interface ReceiverOptions {
   /**
@@ -115,6 +217,16 @@ export interface ReceiverOptions {
    * @default 1000
    */
   journalSize?: number;
+  /**
+   * Monitor notifications: coalescing window, webhook retries and timeouts.
+   * @default DEFAULT_NOTIFICATION_OPTIONS
+   */
+  notifications?: Partial<NotificationOptions>;
+  /**
+   * Scheduled health checks: failure threshold and scheduler poll.
+   * @default DEFAULT_HEALTH_CHECK_OPTIONS
+   */
+  healthChecks?: Partial<HealthCheckOptions>;
 }
 
 /** Limits with defaults applied; throws on values that are not positive integers. */

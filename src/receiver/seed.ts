@@ -1,8 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { isResourceKey, isUsername, isUuid } from './identifiers.js';
-import { LEVELS } from './levels.js';
 import type { Store } from './store/create-store.js';
-import type { HealthState, NotificationSettings } from './store/directory-store.js';
+import type { HealthState } from './store/directory-store.js';
+import { ALERT_LEVELS, type NotificationSettings } from './store/settings-store.js';
+
+/** One member's settings for one resource, as the seed gives them (omitted fields: defaults). */
+export type SeedNotificationSettings = {
+  username: string;
+  resource: string;
+} & Partial<NotificationSettings>;
 
 /** The seed file (docs/receiver.md, "Seed file"). */
 export interface Seed {
@@ -14,8 +20,9 @@ export interface Seed {
     name: string;
     health?: HealthState;
     collaborators: { username: string; role: 'viewer' | 'editor' }[];
-    notification_settings: ({ username: string } & NotificationSettings)[];
   }[];
+  /** Every settings entry, with `resource` resolved to a UUID (nested entries included). */
+  notification_settings: SeedNotificationSettings[];
 }
 
 /** A seed that cannot be used; the message names the entry (`resources[0].uuid: ...`). */
@@ -25,7 +32,75 @@ export class SeedError extends Error {
 
 /** Shortest accepted plaintext key: long enough not to be guessed by accident. */
 const MIN_KEY_LENGTH = 16;
-const ROOT_FIELDS = new Set(['$schema', 'description', 'accounts', 'resources']);
+const ROOT_FIELDS = new Set([
+  '$schema',
+  'description',
+  'accounts',
+  'resources',
+  'notification_settings',
+]);
+const SETTINGS_FIELDS = new Set([
+  'username',
+  'resource',
+  'enabled',
+  'health_changes',
+  'log_alert_level',
+  'webhook_url',
+  // Issue 3's names, still read: min_log_level → log_alert_level; channels are ignored.
+  'min_log_level',
+  'channels',
+]);
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** Checks one settings entry (the member and resource are checked by the caller). */
+function settingsEntry(n: Record<string, unknown>, path: string): Partial<NotificationSettings> {
+  for (const key of Object.keys(n)) {
+    if (!SETTINGS_FIELDS.has(key)) fail(`${path}.${key}`, 'unknown field');
+  }
+  const out: Partial<NotificationSettings> = {};
+  for (const flag of ['enabled', 'health_changes'] as const) {
+    if (n[flag] === undefined) continue;
+    if (typeof n[flag] !== 'boolean') fail(`${path}.${flag}`, 'must be a boolean');
+    out[flag] = n[flag];
+  }
+  const levels = `one of ${ALERT_LEVELS.join(', ')} or null`;
+  if (n.log_alert_level !== undefined) {
+    if (n.log_alert_level !== null && !ALERT_LEVELS.includes(n.log_alert_level as never)) {
+      fail(`${path}.log_alert_level`, `must be ${levels}`);
+    }
+    out.log_alert_level = n.log_alert_level as NotificationSettings['log_alert_level'];
+  } else if (n.min_log_level !== undefined) {
+    const legacy = n.min_log_level;
+    if (typeof legacy !== 'string') fail(`${path}.min_log_level`, `must be ${levels}`);
+    // debug and info were allowed by issue 3; the lowest alert level is warning.
+    out.log_alert_level = ALERT_LEVELS.includes(legacy as never)
+      ? (legacy as NotificationSettings['log_alert_level'])
+      : legacy === 'debug' || legacy === 'info'
+        ? 'warning'
+        : fail(`${path}.min_log_level`, `must be ${levels}`);
+  }
+  if (n.channels !== undefined) {
+    const channels = list(n.channels, `${path}.channels`);
+    if (channels.some((c) => typeof c !== 'string')) fail(`${path}.channels`, 'must be strings');
+  }
+  if (n.webhook_url !== undefined) {
+    if (
+      n.webhook_url !== null &&
+      (typeof n.webhook_url !== 'string' || !isHttpUrl(n.webhook_url))
+    ) {
+      fail(`${path}.webhook_url`, 'must be an absolute http(s) URL or null');
+    }
+    out.webhook_url = n.webhook_url as string | null;
+  }
+  return out;
+}
 const HEALTH = ['unknown', 'healthy', 'degraded', 'down'];
 
 function fail(path: string, message: string): never {
@@ -69,6 +144,7 @@ export function validateSeed(input: unknown): Seed {
   });
   const uuids = new Set<string>();
   const ownerKeys = new Set<string>();
+  const settings: SeedNotificationSettings[] = [];
   const resources = list(input.resources, 'resources').map((raw, i) => {
     const path = `resources[${i}]`;
     if (!isObject(raw)) fail(path, 'must be an object');
@@ -97,32 +173,15 @@ export function validateSeed(input: unknown): Seed {
       if (c.username === raw.owner) fail(`${cpath}.username`, 'the owner cannot be a collaborator');
       return { username: c.username, role: c.role as 'viewer' | 'editor' };
     });
-    const settings = list(raw.notification_settings, `${path}.notification_settings`).map(
-      (n, j) => {
-        const npath = `${path}.notification_settings[${j}]`;
-        if (!isObject(n) || !isUsername(n.username))
-          fail(`${npath}.username`, 'must be a username');
-        if (n.username !== raw.owner && !collaborators.some((c) => c.username === n.username)) {
-          fail(`${npath}.username`, 'must be the owner or a collaborator of this resource');
-        }
-        for (const flag of ['enabled', 'health_changes'] as const) {
-          if (n[flag] !== undefined && typeof n[flag] !== 'boolean') {
-            fail(`${npath}.${flag}`, 'must be a boolean');
-          }
-        }
-        if (n.min_log_level !== undefined && !LEVELS.includes(n.min_log_level as never)) {
-          fail(`${npath}.min_log_level`, `must be one of ${LEVELS.join(', ')}`);
-        }
-        const channels = list(n.channels, `${npath}.channels`);
-        if (channels.some((c) => typeof c !== 'string'))
-          fail(`${npath}.channels`, 'must be strings');
-        return {
-          ...(n as NotificationSettings),
-          username: n.username,
-          channels: channels as string[],
-        };
-      },
-    );
+    list(raw.notification_settings, `${path}.notification_settings`).forEach((n, j) => {
+      const npath = `${path}.notification_settings[${j}]`;
+      if (!isObject(n) || !isUsername(n.username)) fail(`${npath}.username`, 'must be a username');
+      if (n.username !== raw.owner && !collaborators.some((c) => c.username === n.username)) {
+        fail(`${npath}.username`, 'must be the owner or a collaborator of this resource');
+      }
+      if (n.resource !== undefined) fail(`${npath}.resource`, 'is implied by the resource');
+      settings.push({ ...settingsEntry(n, npath), username: n.username, resource: uuid });
+    });
     return {
       owner: raw.owner,
       uuid,
@@ -130,10 +189,35 @@ export function validateSeed(input: unknown): Seed {
       name,
       ...(raw.health === undefined ? {} : { health: raw.health as HealthState }),
       collaborators,
-      notification_settings: settings,
     };
   });
-  return { accounts, resources };
+  list(input.notification_settings, 'notification_settings').forEach((n, i) => {
+    const path = `notification_settings[${i}]`;
+    if (!isObject(n) || !isUsername(n.username)) fail(`${path}.username`, 'must be a username');
+    if (typeof n.resource !== 'string') fail(`${path}.resource`, 'must be a UUID or resource key');
+    let uuid: string;
+    if (isUuid(n.resource)) {
+      uuid = n.resource.toLowerCase();
+    } else {
+      // A key is accepted when it names exactly one resource of this seed.
+      const matches = resources.filter((r) => r.key === n.resource);
+      const match = matches[0];
+      if (matches.length !== 1 || !match) {
+        fail(`${path}.resource`, `"${n.resource}" is not the key of exactly one seed resource`);
+      }
+      uuid = match.uuid;
+    }
+    const seeded = resources.find((r) => r.uuid === uuid);
+    if (
+      seeded &&
+      n.username !== seeded.owner &&
+      !seeded.collaborators.some((c) => c.username === n.username)
+    ) {
+      fail(`${path}.username`, 'must be the owner or a collaborator of the resource');
+    }
+    settings.push({ ...settingsEntry(n, path), username: n.username, resource: uuid });
+  });
+  return { accounts, resources, notification_settings: settings };
 }
 
 /** Reads and validates a seed file; errors name the file and the entry. */
@@ -182,6 +266,7 @@ export function applySeed(store: Store, seed: Seed): { accounts: number; resourc
       if (!owner)
         throw new SeedError(`invalid seed: resources[${i}].owner: no account "${input.owner}"`);
       let resource = directory.resourceByUuid(input.uuid);
+      const created = resource === undefined;
       if (resource && resource.ownerId !== owner.id) {
         throw new SeedError(
           `invalid seed: resources[${i}].uuid: already owned by ${resource.owner}`,
@@ -201,7 +286,17 @@ export function applySeed(store: Store, seed: Seed): { accounts: number; resourc
           name: input.name,
         });
       }
-      if (input.health) {
+      // Only a resource this seed creates takes its health: a restart keeps the live state.
+      if (input.health && created && input.health !== resource.health) {
+        store.health.recordTransition(resource.id, {
+          from: resource.health,
+          to: input.health,
+          reason: 'seed',
+          source: 'seed',
+          actor: null,
+          probe: null,
+          at: new Date().toISOString(),
+        });
         directory.setHealth(resource.id, input.health);
       }
       input.collaborators.forEach((c, j) => {
@@ -213,10 +308,20 @@ export function applySeed(store: Store, seed: Seed): { accounts: number; resourc
         }
         directory.setCollaborator(resource.id, account.id, c.role);
       });
-      for (const settings of input.notification_settings) {
-        const account = directory.accountByUsername(settings.username);
-        if (account) directory.setNotificationSettings(resource.id, account.id, settings);
+    });
+    seed.notification_settings.forEach((entry, i) => {
+      const path = `notification_settings[${i}]`;
+      const resource = directory.resourceByUuid(entry.resource);
+      const account = directory.accountByUsername(entry.username);
+      if (!resource) throw new SeedError(`invalid seed: ${path}.resource: no such resource`);
+      if (!account || !directory.roleOf(resource, account.id)) {
+        throw new SeedError(`invalid seed: ${path}.username: not a member of the resource`);
       }
+      // What a member chose through the API wins over a seed applied again at start.
+      if (store.settings.changedByMember(resource.id, account.id)) return;
+      const { username: _u, resource: _r, ...given } = entry;
+      const current = store.settings.get(resource.id, account.id);
+      store.settings.put(resource.id, account.id, { ...current, ...given }, false);
     });
     return directory.counts();
   });

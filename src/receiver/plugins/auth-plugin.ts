@@ -1,9 +1,10 @@
 import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { type Action, authorize, type ResourceAction } from '../authorization.js';
 import { notFound, ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
 import { isResourceKey, isUsername, isUuid } from '../identifiers.js';
-import type { Resource } from '../store/directory-store.js';
+import type { Principal, Resource, Role } from '../store/directory-store.js';
 
 export type AccessMode = 'read' | 'write';
 
@@ -14,6 +15,14 @@ declare module 'fastify' {
      * (or `.../by-key/{key}`) and checks the key's role may `mode` it; sets `request.access`.
      */
     resourceAccess(mode: AccessMode): onRequestHookHandler;
+    /**
+     * onRequest hook of the management API (`/api/*`): authenticates `X-API-Key` and, for a
+     * resource action, resolves `{uuid}` from the path and asks {@link authorize}; sets
+     * `request.notes.principal` and, for resource actions, `request.access`.
+     * `selfAction` replaces `action` when the path's `{username}` is the caller
+     * (a collaborator removing themself).
+     */
+    apiAccess(action: Action, selfAction?: ResourceAction): onRequestHookHandler;
     /** onRequest hook: `Authorization: Bearer <admin token>`. */
     adminAccess: onRequestHookHandler;
   }
@@ -38,33 +47,56 @@ function header(request: FastifyRequest, name: string): string | undefined {
 async function authPlugin(app: FastifyInstance) {
   const { directory } = app.receiver.store;
 
+  const authenticate = (request: FastifyRequest): Principal => {
+    const key = header(request, 'x-api-key');
+    if (!key) {
+      throw new ReceiverHttpError(
+        401,
+        ReceiverErrorCodes.MISSING_API_KEY,
+        'X-API-Key header is required',
+      );
+    }
+    const principal = directory.authenticate(key);
+    if (!principal) {
+      throw new ReceiverHttpError(401, ReceiverErrorCodes.INVALID_API_KEY, 'API key is not valid');
+    }
+    request.notes.principal = principal;
+    const claimed = header(request, 'x-user-username');
+    if (claimed !== undefined && claimed !== principal.username) {
+      throw new ReceiverHttpError(
+        401,
+        ReceiverErrorCodes.USERNAME_MISMATCH,
+        'X-User-Username does not name the account of the API key',
+      );
+    }
+    return principal;
+  };
+
+  const decide = (
+    request: FastifyRequest,
+    principal: Principal,
+    resource: Resource | undefined,
+    action: Action,
+  ) => {
+    const role: Role | undefined = resource && directory.roleOf(resource, principal.accountId);
+    const decision = authorize(role, action);
+    if (decision === 'not_found') throw notFound();
+    if (resource) request.notes.resource = resource.uuid;
+    if (decision === 'forbidden') {
+      throw new ReceiverHttpError(
+        403,
+        ReceiverErrorCodes.FORBIDDEN,
+        action === 'logs.write'
+          ? 'this API key may read this resource but not write to it'
+          : `your role (${role}) on this resource does not allow ${action}`,
+      );
+    }
+    if (resource && role) request.access = { principal, resource, role };
+  };
+
   app.decorate('resourceAccess', (mode: AccessMode) => {
     return async function resourceAccess(request: FastifyRequest) {
-      const key = header(request, 'x-api-key');
-      if (!key) {
-        throw new ReceiverHttpError(
-          401,
-          ReceiverErrorCodes.MISSING_API_KEY,
-          'X-API-Key header is required',
-        );
-      }
-      const principal = directory.authenticate(key);
-      if (!principal) {
-        throw new ReceiverHttpError(
-          401,
-          ReceiverErrorCodes.INVALID_API_KEY,
-          'API key is not valid',
-        );
-      }
-      request.notes.principal = principal;
-      const claimed = header(request, 'x-user-username');
-      if (claimed !== undefined && claimed !== principal.username) {
-        throw new ReceiverHttpError(
-          401,
-          ReceiverErrorCodes.USERNAME_MISMATCH,
-          'X-User-Username does not name the account of the API key',
-        );
-      }
+      const principal = authenticate(request);
       const params = request.params as ResourceParams;
       let resource: Resource | undefined;
       if (isUsername(params.username)) {
@@ -78,17 +110,21 @@ async function authPlugin(app: FastifyInstance) {
           resource = directory.resourceByOwnerKey(params.username, params.key);
         }
       }
-      const role = resource && directory.roleOf(resource, principal.accountId);
-      if (!resource || !role) throw notFound();
-      request.notes.resource = resource.uuid;
-      if (mode === 'write' && role === 'viewer') {
-        throw new ReceiverHttpError(
-          403,
-          ReceiverErrorCodes.FORBIDDEN,
-          'this API key may read this resource but not write to it',
-        );
+      decide(request, principal, resource, mode === 'write' ? 'logs.write' : 'logs.read');
+    };
+  });
+
+  app.decorate('apiAccess', (action: Action, selfAction?: ResourceAction) => {
+    return async function apiAccess(request: FastifyRequest) {
+      const principal = authenticate(request);
+      const params = request.params as ResourceParams;
+      if (params.uuid === undefined) {
+        decide(request, principal, undefined, action);
+        return;
       }
-      request.access = { principal, resource, role };
+      const resource = isUuid(params.uuid) ? directory.resourceByUuid(params.uuid) : undefined;
+      const self = selfAction !== undefined && params.username === principal.username;
+      decide(request, principal, resource, self ? selfAction : action);
     };
   });
 

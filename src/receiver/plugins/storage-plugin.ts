@@ -20,6 +20,8 @@ async function storagePlugin(app: FastifyInstance, context: ReceiverContext) {
   purge.unref();
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    // Log alerts of the last commits are evaluated before the database closes.
+    context.monitor.flush();
     store.close();
   });
 }

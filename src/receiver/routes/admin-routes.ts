@@ -248,7 +248,9 @@ export async function adminRoutes(app: FastifyInstance) {
         health: resource.health,
         created_at: resource.createdAt,
         collaborators: directory.collaborators(resource.id),
-        notification_settings: directory.notificationSettings(resource.id),
+        notification_settings: store.settings
+          .members(resource.id)
+          .map((member) => ({ username: member.username, ...member.settings })),
         log_count: store.logs.count(resource.id),
       };
     },

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { digestKey, digestsEqual } from '../api-keys.js';
 
@@ -27,14 +27,14 @@ export interface Resource {
   ownerId: number;
   owner: string;
   health: HealthState;
+  /** When the health state last changed; `null` while it never did. */
+  healthChangedAt: string | null;
   createdAt: string;
 }
 
-export interface NotificationSettings {
-  enabled?: boolean;
-  health_changes?: boolean;
-  min_log_level?: string;
-  channels?: string[];
+/** A resource as the caller sees it, with their role. */
+export interface ResourceWithRole extends Resource {
+  role: Role;
 }
 
 interface ResourceRow {
@@ -45,11 +45,12 @@ interface ResourceRow {
   owner_id: number;
   owner: string;
   health_state: HealthState;
+  health_changed_at: string | null;
   created_at: string;
 }
 
 const RESOURCE_COLUMNS =
-  'r.id, r.uuid, r.key, r.name, r.owner_id, a.username AS owner, r.health_state, r.created_at';
+  'r.id, r.uuid, r.key, r.name, r.owner_id, a.username AS owner, r.health_state, r.health_changed_at, r.created_at';
 
 function toResource(row: ResourceRow | undefined): Resource | undefined {
   if (!row) return undefined;
@@ -61,6 +62,7 @@ function toResource(row: ResourceRow | undefined): Resource | undefined {
     ownerId: row.owner_id,
     owner: row.owner,
     health: row.health_state,
+    healthChangedAt: row.health_changed_at,
     createdAt: row.created_at,
   };
 }
@@ -104,23 +106,31 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
       `SELECT a.username, c.role FROM collaborators c JOIN accounts a ON a.id = c.account_id
         WHERE c.resource_id = ? ORDER BY a.username`,
     ),
-    upsertSettings: db.prepare(
-      `INSERT INTO notification_settings
-         (resource_id, account_id, enabled, health_changes, min_log_level, channels, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (resource_id, account_id) DO UPDATE SET enabled = excluded.enabled,
-         health_changes = excluded.health_changes, min_log_level = excluded.min_log_level,
-         channels = excluded.channels, updated_at = excluded.updated_at`,
-    ),
     ensureSettings: db.prepare(
       `INSERT OR IGNORE INTO notification_settings (resource_id, account_id, updated_at)
        VALUES (?, ?, ?)`,
     ),
-    settings: db.prepare(
-      `SELECT a.username, n.enabled, n.health_changes, n.min_log_level, n.channels
-         FROM notification_settings n JOIN accounts a ON a.id = n.account_id
-        WHERE n.resource_id = ? ORDER BY a.username`,
+    deleteCollaborator: db.prepare(
+      'DELETE FROM collaborators WHERE resource_id = ? AND account_id = ?',
     ),
+    deleteSettings: db.prepare(
+      'DELETE FROM notification_settings WHERE resource_id = ? AND account_id = ?',
+    ),
+    deleteNotifications: db.prepare(
+      'DELETE FROM notifications WHERE resource_id = ? AND account_id = ?',
+    ),
+    resourcesOf: db.prepare(
+      `SELECT ${RESOURCE_COLUMNS}, CASE WHEN r.owner_id = ? THEN 'owner' ELSE c.role END AS role
+         FROM resources r JOIN accounts a ON a.id = r.owner_id
+         LEFT JOIN collaborators c ON c.resource_id = r.id AND c.account_id = ?
+        WHERE r.owner_id = ? OR c.account_id IS NOT NULL
+        ORDER BY a.username, r.key`,
+    ),
+    updateResource: db.prepare('UPDATE resources SET name = ?, key = ? WHERE id = ?'),
+    deleteResource: db.prepare('DELETE FROM resources WHERE id = ?'),
+    accountById: db.prepare('SELECT id, username, created_at FROM accounts WHERE id = ?'),
+    secretOf: db.prepare('SELECT webhook_secret FROM accounts WHERE id = ?'),
+    setSecret: db.prepare('UPDATE accounts SET webhook_secret = ? WHERE id = ?'),
     setHealth: db.prepare(
       'UPDATE resources SET health_state = ?, health_changed_at = ? WHERE id = ?',
     ),
@@ -203,39 +213,53 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
       return s.collaborators.all(resourceId) as { username: string; role: 'viewer' | 'editor' }[];
     },
 
-    setNotificationSettings(
-      resourceId: number,
-      accountId: number,
-      settings: NotificationSettings,
-    ): void {
-      s.upsertSettings.run(
-        resourceId,
-        accountId,
-        settings.enabled === false ? 0 : 1,
-        settings.health_changes === false ? 0 : 1,
-        settings.min_log_level ?? 'error',
-        JSON.stringify(settings.channels ?? []),
-        now(),
-      );
+    /**
+     * Removes a collaborator with their settings and notifications (and so their pending
+     * webhooks): access and notifications end in the same transaction.
+     */
+    removeCollaborator(resourceId: number, accountId: number): boolean {
+      const removed = s.deleteCollaborator.run(resourceId, accountId).changes > 0;
+      if (removed) {
+        s.deleteSettings.run(resourceId, accountId);
+        s.deleteNotifications.run(resourceId, accountId);
+      }
+      return removed;
     },
 
-    notificationSettings(resourceId: number) {
-      const rows = s.settings.all(resourceId) as {
-        username: string;
-        enabled: number;
-        health_changes: number;
-        min_log_level: string;
-        channels: string;
-      }[];
-      return rows.map((row) => ({
-        username: row.username,
-        enabled: row.enabled === 1,
-        health_changes: row.health_changes === 1,
-        min_log_level: row.min_log_level,
-        channels: JSON.parse(row.channels) as string[],
-      }));
+    /** Resources an account owns or collaborates on, with its role on each. */
+    resourcesOf(accountId: number): ResourceWithRole[] {
+      const rows = s.resourcesOf.all(accountId, accountId, accountId) as unknown as (ResourceRow & {
+        role: Role;
+      })[];
+      return rows.map((row) => ({ ...(toResource(row) as Resource), role: row.role }));
     },
 
+    updateResource(resourceId: number, name: string, key: string): void {
+      s.updateResource.run(name, key, resourceId);
+    },
+
+    /** Deletes a resource; its logs, members, settings, notifications, checks cascade. */
+    deleteResource(resourceId: number): void {
+      s.deleteResource.run(resourceId);
+    },
+
+    accountById(accountId: number): (Account & { createdAt: string }) | undefined {
+      const row = s.accountById.get(accountId) as
+        | { id: number; username: string; created_at: string }
+        | undefined;
+      return row && { id: row.id, username: row.username, createdAt: row.created_at };
+    },
+
+    /** The account's webhook signing secret, created on first use. */
+    webhookSecret(accountId: number): string {
+      const row = s.secretOf.get(accountId) as { webhook_secret: string | null } | undefined;
+      if (row?.webhook_secret) return row.webhook_secret;
+      const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+      s.setSecret.run(secret, accountId);
+      return secret;
+    },
+
+    /** Sets the state on the resource record only; history is the health store's job. */
     setHealth(resourceId: number, health: HealthState): void {
       s.setHealth.run(health, now(), resourceId);
     },

@@ -92,6 +92,78 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX idempotency_created ON idempotency_records(created_at_ms);
     `,
   },
+  {
+    version: 2,
+    name: 'management API: settings columns, webhook secrets, health history, checks, notifications, deliveries',
+    sql: `
+      -- Issue 4: a member's settings are {enabled, health_changes, log_alert_level, webhook_url}.
+      -- log_alert_level NULL means "no log alerts"; levels below warning become warning.
+      ALTER TABLE notification_settings ADD COLUMN log_alert_level TEXT DEFAULT 'error'
+        CHECK (log_alert_level IS NULL OR log_alert_level IN ('warning', 'error', 'critical', 'alert'));
+      ALTER TABLE notification_settings ADD COLUMN webhook_url TEXT;
+      -- 1 once the member changed them through the API: a re-applied seed no longer does.
+      ALTER TABLE notification_settings ADD COLUMN changed_by_member INTEGER NOT NULL DEFAULT 0;
+      UPDATE notification_settings SET log_alert_level = CASE
+        WHEN min_log_level IN ('warning', 'error', 'critical', 'alert') THEN min_log_level
+        ELSE 'warning' END;
+      ALTER TABLE notification_settings DROP COLUMN min_log_level;
+      ALTER TABLE notification_settings DROP COLUMN channels;
+      -- Signs this account's webhooks; created on first use.
+      ALTER TABLE accounts ADD COLUMN webhook_secret TEXT;
+      CREATE TABLE health_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        resource_id INTEGER NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+        from_state TEXT NOT NULL,
+        to_state TEXT NOT NULL,
+        reason TEXT,
+        source TEXT NOT NULL CHECK (source IN ('manual', 'check', 'seed')),
+        actor TEXT,
+        probe TEXT,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX health_events_resource ON health_events(resource_id, id);
+      CREATE TABLE health_checks (
+        resource_id INTEGER PRIMARY KEY REFERENCES resources(id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        interval_seconds INTEGER NOT NULL,
+        timeout_millis INTEGER NOT NULL,
+        expect_status INTEGER NOT NULL,
+        consecutive_failures INTEGER NOT NULL DEFAULT 0,
+        next_due_ms INTEGER NOT NULL,
+        last_result TEXT,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX health_checks_due ON health_checks(next_due_ms);
+      CREATE TABLE notifications (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        resource_id INTEGER NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('health_change', 'log_alert')),
+        detail TEXT NOT NULL,
+        alert_level TEXT,
+        count INTEGER NOT NULL DEFAULT 1,
+        window_ends_ms INTEGER,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        read_at TEXT
+      );
+      CREATE INDEX notifications_account ON notifications(account_id, id);
+      CREATE INDEX notifications_open_alert ON notifications(account_id, resource_id, kind, window_ends_ms);
+      -- One webhook delivery per notification: pending rows survive a restart.
+      CREATE TABLE webhook_deliveries (
+        notification_id INTEGER PRIMARY KEY REFERENCES notifications(id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_ms INTEGER NOT NULL,
+        last_status INTEGER,
+        last_error TEXT,
+        delivered_at TEXT,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_ms);
+    `,
+  },
 ];
 
 /** Brings the schema up to the newest version; returns the versions that were applied. */

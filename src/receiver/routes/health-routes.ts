@@ -1,0 +1,171 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import type { HealthState } from '../store/directory-store.js';
+import type { HealthCheck, HealthCheckConfig } from '../store/health-store.js';
+import {
+  accessOf,
+  healthCheckSchema,
+  healthEventSchema,
+  isHttpUrl,
+  uuidParamsSchema,
+} from './api-schemas.js';
+import { errorResponses } from './schemas.js';
+
+const STATES = ['unknown', 'healthy', 'degraded', 'down'] as const;
+
+function checkView(check: HealthCheck) {
+  return {
+    url: check.url,
+    interval_seconds: check.interval_seconds,
+    timeout_millis: check.timeout_millis,
+    expect_status: check.expect_status,
+    consecutive_failures: check.consecutiveFailures,
+    next_probe_at: new Date(check.nextDueMs).toISOString(),
+    last_result: check.lastResult,
+  };
+}
+
+/** Health state and its history, and the health check attached to a resource (issue 4). */
+export async function healthRoutes(app: FastifyInstance) {
+  const { store, monitor, healthChecker, clock } = app.receiver;
+
+  app.get(
+    '/api/resources/:uuid/health',
+    {
+      schema: {
+        summary: 'Health state, transition history (newest first) and health check',
+        tags: ['health'],
+        params: uuidParamsSchema,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 } },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['state', 'changed_at', 'history', 'check'],
+            properties: {
+              state: { type: 'string', enum: STATES },
+              changed_at: { type: ['string', 'null'] },
+              history: { type: 'array', items: healthEventSchema },
+              check: { ...healthCheckSchema, type: ['object', 'null'] },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+      onRequest: [app.admitLoad, app.apiAccess('health.read'), app.rateLimit],
+    },
+    async (request) => {
+      const { resource } = accessOf(request);
+      const { limit = 100 } = request.query as { limit?: number };
+      const check = store.health.check(resource.id);
+      return {
+        state: resource.health,
+        changed_at: resource.healthChangedAt,
+        history: store.health.history(resource.id, limit),
+        check: check ? checkView(check) : null,
+      };
+    },
+  );
+
+  app.put(
+    '/api/resources/:uuid/health',
+    {
+      schema: {
+        summary: 'Set the health state (owner, editor); a transition notifies the members',
+        tags: ['health'],
+        params: uuidParamsSchema,
+        body: {
+          type: 'object',
+          required: ['state'],
+          additionalProperties: false,
+          properties: {
+            state: { type: 'string', enum: STATES },
+            reason: { type: 'string', maxLength: 1000 },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['state', 'changed', 'changed_at'],
+            properties: {
+              state: { type: 'string' },
+              changed: { type: 'boolean' },
+              changed_at: { type: ['string', 'null'] },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+      onRequest: [app.admitLoad, app.apiAccess('health.write'), app.rateLimit],
+    },
+    async (request) => {
+      const { resource, principal } = accessOf(request);
+      const body = request.body as { state: HealthState; reason?: string };
+      return monitor.setHealth(resource, {
+        state: body.state,
+        reason: body.reason ?? null,
+        source: 'manual',
+        actor: principal.username,
+        probe: null,
+      });
+    },
+  );
+
+  app.put(
+    '/api/resources/:uuid/health-check',
+    {
+      schema: {
+        summary: 'Attach or replace the health check (owner, editor); the first probe runs now',
+        tags: ['health'],
+        params: uuidParamsSchema,
+        body: {
+          type: 'object',
+          required: ['url', 'interval_seconds'],
+          additionalProperties: false,
+          properties: {
+            url: { type: 'string', maxLength: 2048 },
+            interval_seconds: { type: 'integer', minimum: 1, maximum: 86_400 },
+            timeout_millis: { type: 'integer', minimum: 1, maximum: 60_000, default: 5000 },
+            expect_status: { type: 'integer', minimum: 100, maximum: 599, default: 200 },
+          },
+        },
+        response: { 200: healthCheckSchema, ...errorResponses },
+      },
+      onRequest: [app.admitLoad, app.apiAccess('healthcheck.write'), app.rateLimit],
+    },
+    async (request) => {
+      const { resource } = accessOf(request);
+      const config = request.body as HealthCheckConfig;
+      if (!isHttpUrl(config.url)) throw badRequest('url must be an absolute http(s) URL');
+      const check = store.transaction(() => {
+        store.health.putCheck(resource.id, config, clock());
+        return store.health.check(resource.id) as HealthCheck;
+      });
+      healthChecker.kick();
+      return checkView(check);
+    },
+  );
+
+  app.delete(
+    '/api/resources/:uuid/health-check',
+    {
+      schema: {
+        summary: 'Remove the health check (owner, editor); the state stays as it is',
+        tags: ['health'],
+        params: uuidParamsSchema,
+        response: { 204: { type: 'null' }, ...errorResponses },
+      },
+      onRequest: [app.admitLoad, app.apiAccess('healthcheck.write'), app.rateLimit],
+    },
+    async (request, reply) => {
+      const { resource } = accessOf(request);
+      if (!store.health.deleteCheck(resource.id)) {
+        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'no health check attached');
+      }
+      return reply.code(204).send();
+    },
+  );
+}

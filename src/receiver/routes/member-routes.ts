@@ -1,0 +1,173 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import { isUsername } from '../identifiers.js';
+import { ALERT_LEVELS, type NotificationSettings } from '../store/settings-store.js';
+import { accessOf, isHttpUrl, settingsSchema, uuidParamsSchema } from './api-schemas.js';
+import { errorResponses } from './schemas.js';
+
+const memberParamsSchema = {
+  type: 'object',
+  required: ['uuid', 'username'],
+  properties: { uuid: { type: 'string' }, username: { type: 'string' } },
+} as const;
+
+const collaboratorSchema = {
+  type: 'object',
+  required: ['username', 'role'],
+  properties: {
+    username: { type: 'string' },
+    role: { type: 'string', enum: ['viewer', 'editor'] },
+  },
+} as const;
+
+const notFound = (what: string) =>
+  new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, `${what} not found`);
+
+/** Sharing (owner only; a collaborator may leave) and each member's own settings (issue 4). */
+export async function memberRoutes(app: FastifyInstance) {
+  const { store } = app.receiver;
+  const { directory, settings } = store;
+
+  app.get(
+    '/api/resources/:uuid/collaborators',
+    {
+      schema: {
+        summary: 'Collaborators of a resource (owner)',
+        tags: ['collaborators'],
+        params: uuidParamsSchema,
+        response: {
+          200: {
+            type: 'object',
+            required: ['owner', 'collaborators'],
+            properties: {
+              owner: { type: 'string' },
+              collaborators: { type: 'array', items: collaboratorSchema },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+      onRequest: [app.admitLoad, app.apiAccess('collaborators.read'), app.rateLimit],
+    },
+    async (request) => {
+      const { resource } = accessOf(request);
+      return { owner: resource.owner, collaborators: directory.collaborators(resource.id) };
+    },
+  );
+
+  app.put(
+    '/api/resources/:uuid/collaborators/:username',
+    {
+      schema: {
+        summary: 'Share a resource with an account, or change its role (owner)',
+        tags: ['collaborators'],
+        params: memberParamsSchema,
+        body: {
+          type: 'object',
+          required: ['role'],
+          additionalProperties: false,
+          properties: { role: { type: 'string', enum: ['viewer', 'editor'] } },
+        },
+        response: { 200: collaboratorSchema, 201: collaboratorSchema, ...errorResponses },
+      },
+      onRequest: [app.admitLoad, app.apiAccess('collaborators.write'), app.rateLimit],
+    },
+    async (request, reply) => {
+      const { resource } = accessOf(request);
+      const { username } = request.params as { username: string };
+      const { role } = request.body as { role: 'viewer' | 'editor' };
+      const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
+      if (!account) throw notFound('account');
+      if (account.id === resource.ownerId) {
+        throw badRequest('the owner cannot be a collaborator', ReceiverErrorCodes.INVALID_REQUEST);
+      }
+      const added = store.transaction(() => {
+        const existed = directory.roleOf(resource, account.id) !== undefined;
+        directory.setCollaborator(resource.id, account.id, role);
+        return !existed;
+      });
+      return reply.code(added ? 201 : 200).send({ username, role });
+    },
+  );
+
+  app.delete(
+    '/api/resources/:uuid/collaborators/:username',
+    {
+      schema: {
+        summary: 'Remove a collaborator (owner), or leave a shared resource (the collaborator)',
+        tags: ['collaborators'],
+        params: memberParamsSchema,
+        response: { 204: { type: 'null' }, ...errorResponses },
+      },
+      onRequest: [
+        app.admitLoad,
+        app.apiAccess('collaborators.remove', 'collaborators.leave'),
+        app.rateLimit,
+      ],
+    },
+    async (request, reply) => {
+      const { resource } = accessOf(request);
+      const { username } = request.params as { username: string };
+      const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
+      // Access, settings, notifications and pending webhooks go in one transaction.
+      const removed =
+        account !== undefined &&
+        store.transaction(() => directory.removeCollaborator(resource.id, account.id));
+      if (!removed) throw notFound('collaborator');
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/api/resources/:uuid/notification-settings',
+    {
+      schema: {
+        summary: "The caller's own notification settings for a resource",
+        tags: ['notifications'],
+        params: uuidParamsSchema,
+        response: { 200: settingsSchema, ...errorResponses },
+      },
+      onRequest: [app.admitLoad, app.apiAccess('settings.read'), app.rateLimit],
+    },
+    async (request) => {
+      const { resource, principal } = accessOf(request);
+      return settings.get(resource.id, principal.accountId);
+    },
+  );
+
+  app.put(
+    '/api/resources/:uuid/notification-settings',
+    {
+      schema: {
+        summary: "Change the caller's own notification settings (omitted fields are kept)",
+        tags: ['notifications'],
+        params: uuidParamsSchema,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            enabled: { type: 'boolean' },
+            health_changes: { type: 'boolean' },
+            log_alert_level: { type: ['string', 'null'], enum: [...ALERT_LEVELS, null] },
+            webhook_url: { type: ['string', 'null'], maxLength: 2048 },
+          },
+        },
+        response: { 200: settingsSchema, ...errorResponses },
+      },
+      onRequest: [app.admitLoad, app.apiAccess('settings.write'), app.rateLimit],
+    },
+    async (request) => {
+      const { resource, principal } = accessOf(request);
+      const body = request.body as Partial<NotificationSettings>;
+      if (typeof body.webhook_url === 'string' && !isHttpUrl(body.webhook_url)) {
+        throw badRequest('webhook_url must be an absolute http(s) URL');
+      }
+      // Keyed by the caller's own account: nobody can reach another member's settings.
+      return store.transaction(() => {
+        const next = { ...settings.get(resource.id, principal.accountId), ...body };
+        settings.put(resource.id, principal.accountId, next, true);
+        return next;
+      });
+    },
+  );
+}

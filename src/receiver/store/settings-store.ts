@@ -1,0 +1,126 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/** Levels a member may ask log alerts for (at or above). */
+export const ALERT_LEVELS = ['warning', 'error', 'critical', 'alert'] as const;
+export type AlertLevel = (typeof ALERT_LEVELS)[number];
+
+/** One member's own notification settings for one resource (issue 4). */
+export interface NotificationSettings {
+  enabled: boolean;
+  health_changes: boolean;
+  /** Minimum level of a log alert; `null`: no log alerts. */
+  log_alert_level: AlertLevel | null;
+  webhook_url: string | null;
+}
+
+/** What a new member gets: notified of health changes and of logs at `error` or above. */
+export const DEFAULT_SETTINGS: Readonly<NotificationSettings> = Object.freeze({
+  enabled: true,
+  health_changes: true,
+  log_alert_level: 'error',
+  webhook_url: null,
+});
+
+/** A current member of a resource (owner or collaborator) with their settings. */
+export interface Member {
+  accountId: number;
+  username: string;
+  settings: NotificationSettings;
+}
+
+interface SettingsRow {
+  account_id: number;
+  username: string;
+  enabled: number;
+  health_changes: number;
+  log_alert_level: AlertLevel | null;
+  webhook_url: string | null;
+}
+
+const toSettings = (row: SettingsRow): NotificationSettings => ({
+  enabled: row.enabled === 1,
+  health_changes: row.health_changes === 1,
+  log_alert_level: row.log_alert_level,
+  webhook_url: row.webhook_url,
+});
+
+export type SettingsStore = ReturnType<typeof createSettingsStore>;
+
+/** Per-member notification settings, keyed by (resource, account). */
+export function createSettingsStore(db: DatabaseSync, now: () => string) {
+  const s = {
+    get: db.prepare(
+      `SELECT n.account_id, a.username, n.enabled, n.health_changes, n.log_alert_level, n.webhook_url
+         FROM notification_settings n JOIN accounts a ON a.id = n.account_id
+        WHERE n.resource_id = ? AND n.account_id = ?`,
+    ),
+    upsert: db.prepare(
+      `INSERT INTO notification_settings
+         (resource_id, account_id, enabled, health_changes, log_alert_level, webhook_url,
+          changed_by_member, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (resource_id, account_id) DO UPDATE SET enabled = excluded.enabled,
+         health_changes = excluded.health_changes, log_alert_level = excluded.log_alert_level,
+         webhook_url = excluded.webhook_url, changed_by_member = excluded.changed_by_member,
+         updated_at = excluded.updated_at`,
+    ),
+    changedByMember: db.prepare(
+      'SELECT changed_by_member FROM notification_settings WHERE resource_id = ? AND account_id = ?',
+    ),
+    // Only current members: a settings row without a membership never receives anything.
+    members: db.prepare(
+      `SELECT n.account_id, a.username, n.enabled, n.health_changes, n.log_alert_level, n.webhook_url
+         FROM notification_settings n
+         JOIN resources r ON r.id = n.resource_id
+         JOIN accounts a ON a.id = n.account_id
+        WHERE n.resource_id = ?
+          AND (n.account_id = r.owner_id OR EXISTS (SELECT 1 FROM collaborators c
+                WHERE c.resource_id = n.resource_id AND c.account_id = n.account_id))
+        ORDER BY a.username`,
+    ),
+  };
+
+  return {
+    /** The member's settings (the defaults when none were stored). */
+    get(resourceId: number, accountId: number): NotificationSettings {
+      const row = s.get.get(resourceId, accountId) as SettingsRow | undefined;
+      return row ? toSettings(row) : { ...DEFAULT_SETTINGS };
+    },
+
+    /** Stores settings; `byMember` marks them as the member's own choice (the API). */
+    put(
+      resourceId: number,
+      accountId: number,
+      settings: NotificationSettings,
+      byMember: boolean,
+    ): void {
+      s.upsert.run(
+        resourceId,
+        accountId,
+        settings.enabled ? 1 : 0,
+        settings.health_changes ? 1 : 0,
+        settings.log_alert_level,
+        settings.webhook_url,
+        byMember ? 1 : 0,
+        now(),
+      );
+    },
+
+    /** Whether the member changed these settings through the API (a seed keeps off them). */
+    changedByMember(resourceId: number, accountId: number): boolean {
+      const row = s.changedByMember.get(resourceId, accountId) as
+        | { changed_by_member: number }
+        | undefined;
+      return row?.changed_by_member === 1;
+    },
+
+    /** Every current member of the resource with their own settings. */
+    members(resourceId: number): Member[] {
+      return (s.members.all(resourceId) as unknown as SettingsRow[]).map((row) => ({
+        accountId: row.account_id,
+        username: row.username,
+        settings: toSettings(row),
+      }));
+    },
+  };
+}
