@@ -1,0 +1,61 @@
+/** How much each scenario does: the full run (~10 min on 2 cores) or `--quick` (smoke, <60 s). */
+export interface BenchConfig {
+  quick: boolean;
+  /** Scenarios 1–3. */
+  records: number;
+  batchSize: number;
+  /** Fresh client processes per variant, run interleaved across variants. */
+  processes: number;
+  /** Timed passes per process, after one full warm-up pass. */
+  repetitions: number;
+  receiver: {
+    /** Fresh receiver (or sink) + load generator processes per variant. */
+    runs: number;
+    warmupMillis: number;
+    durationMillis: number;
+    concurrency: number;
+    /** "Moderate load" for the latency target: 100-record batches at this many requests/s. */
+    moderateRequestsPerSecond: number;
+  };
+  outage: {
+    recordsPerSecond: number;
+    upMillis: number;
+    downMillis: number;
+    recoveryMillis: number;
+  };
+}
+
+export function benchConfig(quick: boolean): BenchConfig {
+  if (quick) {
+    return {
+      quick,
+      records: 4096,
+      batchSize: 512,
+      processes: 1,
+      repetitions: 1,
+      receiver: {
+        runs: 1,
+        warmupMillis: 200,
+        durationMillis: 700,
+        concurrency: 2,
+        moderateRequestsPerSecond: 50,
+      },
+      outage: { recordsPerSecond: 1000, upMillis: 1500, downMillis: 2000, recoveryMillis: 2500 },
+    };
+  }
+  return {
+    quick,
+    records: 200_000,
+    batchSize: 512,
+    processes: 3,
+    repetitions: 3,
+    receiver: {
+      runs: 3,
+      warmupMillis: 2000,
+      durationMillis: 6000,
+      concurrency: 4,
+      moderateRequestsPerSecond: 200,
+    },
+    outage: { recordsPerSecond: 5000, upMillis: 10_000, downMillis: 30_000, recoveryMillis: 20_000 },
+  };
+}

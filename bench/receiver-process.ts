@@ -1,0 +1,71 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnServer, stopProcess } from './child-process.ts';
+import { RECEIVER_CLI } from './package-under-test.ts';
+import { BENCH_RESOURCE_UUID, BENCH_SEED } from './records.ts';
+
+export const ADMIN_TOKEN = 'bench-admin-token';
+
+/** A scratch directory with the bench seed, holding the receiver's file database. */
+export interface ReceiverFiles {
+  dir: string;
+  db: string;
+  seed: string;
+  remove(): void;
+}
+
+export function receiverFiles(): ReceiverFiles {
+  const dir = mkdtempSync(join(tmpdir(), 'reslog-bench-'));
+  const seed = join(dir, 'seed.json');
+  writeFileSync(seed, JSON.stringify(BENCH_SEED));
+  return {
+    dir,
+    db: join(dir, 'receiver.db'),
+    seed,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The receiver CLI on port 0 with a file database, logging off, and the per-key rate limit
+ * raised far above what the bench sends (the default, 100 requests/s with a burst of 200,
+ * would measure the limiter instead of ingest).
+ */
+export async function startReceiver(
+  files: ReceiverFiles,
+): Promise<{ process: ChildProcess; url: string; stop(): Promise<void> }> {
+  const { process: child, url } = await spawnServer(
+    process.execPath,
+    [
+      RECEIVER_CLI,
+      '--port',
+      '0',
+      '--db',
+      files.db,
+      '--seed',
+      files.seed,
+      '--log-level',
+      'silent',
+      '--admin-token',
+      ADMIN_TOKEN,
+      '--rate-limit',
+      '1000000',
+      '--rate-burst',
+      '1000000',
+    ],
+    30_000,
+  );
+  return { process: child, url, stop: () => stopProcess(child, 10_000) };
+}
+
+/** How many records the receiver has stored for the bench resource. */
+export async function storedRecords(url: string): Promise<number> {
+  const response = await fetch(
+    `${url}/_receiver/logs/wait?resource=${BENCH_RESOURCE_UUID}&min=0&timeout=0`,
+    { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
+  );
+  if (!response.ok) throw new Error(`receiver count: HTTP ${response.status}`);
+  return ((await response.json()) as { count: number }).count;
+}
