@@ -25,11 +25,11 @@ export function api(
 export async function waitFor<T>(
   check: () => T | Promise<T>,
   { timeoutMillis = 5000, intervalMillis = 5, what = 'condition' } = {},
-): Promise<NonNullable<T>> {
+): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
   const deadline = performance.now() + timeoutMillis;
   for (;;) {
     const value = await check();
-    if (value) return value as NonNullable<T>;
+    if (value) return value as Exclude<T, false | 0 | '' | null | undefined>;
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMillis));
   }

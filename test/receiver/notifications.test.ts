@@ -153,7 +153,10 @@ describe('monitor notifications: fan-out, coalescing, signed webhooks', () => {
     expect(hooksFor('mallory')).toEqual([]);
     expect(sink.received).toHaveLength(3);
     // The outcome is recorded on the notification.
-    const [bobAlert] = await inbox(app, KEYS.bob);
+    const [bobAlert] = await waitFor(async () => {
+      const list = await inbox(app, KEYS.bob);
+      return list[0]?.webhook.state === 'delivered' && list;
+    });
     expect(bobAlert?.webhook).toMatchObject({
       state: 'delivered',
       attempts: 1,
