@@ -56,6 +56,11 @@ export function benchConfig(quick: boolean): BenchConfig {
       concurrency: 4,
       moderateRequestsPerSecond: 200,
     },
-    outage: { recordsPerSecond: 5000, upMillis: 10_000, downMillis: 30_000, recoveryMillis: 20_000 },
+    outage: {
+      recordsPerSecond: 5000,
+      upMillis: 10_000,
+      downMillis: 30_000,
+      recoveryMillis: 20_000,
+    },
   };
 }

@@ -74,7 +74,9 @@ export function forkBench(
             } else resolve(message as T);
           } else if (child.exitCode !== null || child.signalCode !== null) {
             done();
-            reject(new Error(`${file} exited (${child.exitCode ?? child.signalCode}) before "${type}"`));
+            reject(
+              new Error(`${file} exited (${child.exitCode ?? child.signalCode}) before "${type}"`),
+            );
           }
         };
         const timer = setTimeout(() => {

@@ -24,11 +24,11 @@ import {
   BENCH_USERNAME,
   buildRecords,
   INGEST_PATH,
+  ingestBody,
   MESSAGE,
   RESOURCE_ATTRIBUTES,
   recordAttributes,
   SCOPE,
-  ingestBody,
 } from './records.ts';
 
 export interface ClientConfig {
@@ -193,7 +193,9 @@ try {
   for (let i = 0; i < config.repetitions; i++) {
     const pass = await timedPass(records);
     if (pass.sinkRecords !== config.records) {
-      throw new Error(`pass ${i + 1}: sink counted ${pass.sinkRecords} of ${config.records} records`);
+      throw new Error(
+        `pass ${i + 1}: sink counted ${pass.sinkRecords} of ${config.records} records`,
+      );
     }
     passes.push(pass);
   }

@@ -18,7 +18,8 @@ function countRecords(url: string, body: unknown): number {
       resourceLogs?: Array<{ scopeLogs?: Array<{ logRecords?: unknown[] }> }>;
     };
     for (const resourceLogs of request.resourceLogs ?? []) {
-      for (const scopeLogs of resourceLogs.scopeLogs ?? []) count += scopeLogs.logRecords?.length ?? 0;
+      for (const scopeLogs of resourceLogs.scopeLogs ?? [])
+        count += scopeLogs.logRecords?.length ?? 0;
     }
     return count;
   }
@@ -38,7 +39,11 @@ function handle(request: IncomingMessage, response: ServerResponse, raw: Buffer)
   const url = request.url ?? '/';
   if (url === '/_bench/stats') {
     const cpu = process.cpuUsage(cpuAtStart);
-    reply(response, 200, JSON.stringify({ ...counters, cpuMillis: (cpu.user + cpu.system) / 1000 }));
+    reply(
+      response,
+      200,
+      JSON.stringify({ ...counters, cpuMillis: (cpu.user + cpu.system) / 1000 }),
+    );
     return;
   }
   if (url === '/_bench/reset') {
@@ -57,7 +62,11 @@ function handle(request: IncomingMessage, response: ServerResponse, raw: Buffer)
     else reply(response, 202, `{"accepted":${count},"rejected":0}`);
   } catch (error) {
     counters.errors++;
-    reply(response, 400, JSON.stringify({ error: { code: 'bad_request', message: String(error) } }));
+    reply(
+      response,
+      400,
+      JSON.stringify({ error: { code: 'bad_request', message: String(error) } }),
+    );
   }
 }
 

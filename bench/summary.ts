@@ -7,7 +7,8 @@ export interface Spread {
 }
 
 export function spread(values: readonly number[]): Spread {
-  if (values.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN, samples: 0 };
+  if (values.length === 0)
+    return { median: Number.NaN, min: Number.NaN, max: Number.NaN, samples: 0 };
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median =

@@ -68,8 +68,12 @@ export async function runExporterVariants(
           bucket.passes.push(...result.passes);
           bucket.peak.push(result.peakRssBytes / MiB);
           bucket.growth.push((result.peakRssBytes - result.baselineRssBytes) / MiB);
-          const best = Math.max(...result.passes.map((r) => (config.records / r.elapsedMillis) * 1000));
-          log(`  ${variantId(variant)} process ${p + 1}/${config.processes}: best ${Math.round(best)} rec/s`);
+          const best = Math.max(
+            ...result.passes.map((r) => (config.records / r.elapsedMillis) * 1000),
+          );
+          log(
+            `  ${variantId(variant)} process ${p + 1}/${config.processes}: best ${Math.round(best)} rec/s`,
+          );
         } finally {
           await client.stop();
         }

@@ -83,7 +83,9 @@ export async function runIngestVariants(
         const accepted = result.acceptedRecords + result.warmupAcceptedRecords;
         const stored = receiver ? await storedRecords(url) : accepted;
         if (stored !== accepted) {
-          throw new Error(`${ingestId(variant)}: ${accepted} records acknowledged, ${stored} stored`);
+          throw new Error(
+            `${ingestId(variant)}: ${accepted} records acknowledged, ${stored} stored`,
+          );
         }
         runs[index]?.push({ ...result, stored, serverCpu });
         log(

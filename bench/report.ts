@@ -1,0 +1,358 @@
+/** The results as a Markdown table, the targets verdict, and an SVG chart of reslog vs OTLP. */
+import type { BenchResults, Target } from './results-types.ts';
+import type { ExporterVariantResult } from './scenarios/exporter-scenarios.ts';
+import type { IngestVariantResult } from './scenarios/receiver-scenario.ts';
+import { ratio, type Spread } from './summary.ts';
+
+function find<T extends { id: string }>(items: readonly T[], id: string): T | undefined {
+  return items.find((item) => item.id === id);
+}
+
+function num(value: number, digits = 0): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  if (Math.abs(value) >= 10_000) return `${(value / 1000).toFixed(0)}k`;
+  return value.toFixed(digits);
+}
+
+function range(s: Spread | undefined, digits = 0): string {
+  if (!s || s.samples === 0) return 'n/a';
+  if (s.samples === 1 || s.min === s.max) return num(s.median, digits);
+  return `${num(s.median, digits)} (${num(s.min, digits)}–${num(s.max, digits)})`;
+}
+
+function times(value: number): string {
+  return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
+}
+
+const NAMES: Record<string, string> = {
+  reslog: 'reslog',
+  otlp: 'OTLP/JSON',
+  undici: 'undici ceiling',
+};
+const MODES: Record<string, string> = {
+  exporter: '1. exporter only',
+  e2e: '2. end to end',
+  undici: '3. the limit',
+};
+
+export function evaluateTargets(
+  exporters: readonly ExporterVariantResult[],
+  ingest: readonly IngestVariantResult[],
+  outage: BenchResults['outage'],
+): Target[] {
+  const ex = (id: string) => find(exporters, id);
+  const ing = (id: string) => find(ingest, id);
+  const targets: Target[] = [];
+  // `met` undefined: a figure the issue asks to report, with no goal.
+  const add = (
+    name: string,
+    goal: string,
+    value: number,
+    met?: (v: number) => boolean,
+    show = times,
+  ) =>
+    targets.push({
+      name,
+      goal,
+      measured: show(value),
+      met: met && Number.isFinite(value) ? met(value) : null,
+    });
+
+  const reslog = ex('exporter/reslog/none');
+  const otlp = ex('exporter/otlp/none');
+  add(
+    'exporter only: records/s reslog ÷ OTLP (none)',
+    '≥ 4×',
+    ratio(reslog?.recordsPerSecond, otlp?.recordsPerSecond),
+    (v) => v >= 4,
+  );
+  add(
+    'exporter only: CPU per record reslog ÷ OTLP (none)',
+    '≤ 0.25×',
+    ratio(reslog?.cpuMillisPer1k, otlp?.cpuMillisPer1k),
+    (v) => v <= 0.25,
+  );
+  add(
+    'exporter only: reslog ÷ undici ceiling (none)',
+    '≥ 60 %',
+    ratio(reslog?.recordsPerSecond, ex('undici/undici/none')?.recordsPerSecond),
+    (v) => v >= 0.6,
+    (v) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)} %` : 'n/a'),
+  );
+  add(
+    'end to end: records/s reslog ÷ OTLP (none)',
+    '≥ 1.8×',
+    ratio(ex('e2e/reslog/none')?.recordsPerSecond, ex('e2e/otlp/none')?.recordsPerSecond),
+    (v) => v >= 1.8,
+  );
+  add(
+    'bytes per record reslog ÷ OTLP (none)',
+    '≤ 0.5×',
+    ratio(reslog?.wireBytesPerRecord, otlp?.wireBytesPerRecord),
+    (v) => v <= 0.5,
+  );
+  add(
+    'bytes per record reslog ÷ OTLP (gzip)',
+    'report',
+    ratio(
+      ex('exporter/reslog/gzip')?.wireBytesPerRecord,
+      ex('exporter/otlp/gzip')?.wireBytesPerRecord,
+    ),
+  );
+  const r1000 = ing('receiver/1000/max');
+  add(
+    'receiver: records/s persisted, 1000-record batches',
+    '≥ 100k',
+    r1000?.recordsPerSecond.median ?? Number.NaN,
+    (v) => v >= 100_000,
+    (v) => num(v),
+  );
+  add(
+    'receiver ÷ no-op ceiling, 1000-record batches',
+    '≥ 0.5×',
+    ratio(r1000?.recordsPerSecond, ing('sink/1000/max')?.recordsPerSecond),
+    (v) => v >= 0.5,
+  );
+  add(
+    'receiver ÷ no-op ceiling, 100-record batches',
+    'report',
+    ratio(ing('receiver/100/max')?.recordsPerSecond, ing('sink/100/max')?.recordsPerSecond),
+  );
+  add(
+    'receiver p99, 100-record batches, moderate load',
+    '< 50 ms',
+    ing('receiver/100/moderate')?.p99Millis.median ?? Number.NaN,
+    (v) => v < 50,
+    (v) => `${num(v, 1)} ms`,
+  );
+  if (outage) {
+    add(
+      'outage: app RSS growth',
+      '≤ 64 MiB',
+      outage.rssGrowthMiB,
+      (v) => v <= 64,
+      (v) => `${num(v, 1)} MiB`,
+    );
+    targets.push({
+      name: 'outage: every dropped record accounted for by reason',
+      goal: 'yes',
+      measured: outage.accountedFor ? 'yes' : 'no',
+      met: outage.accountedFor,
+    });
+  }
+  return targets;
+}
+
+export function markdownTable(results: BenchResults): string {
+  const { config, machine } = results;
+  const lines: string[] = [];
+  lines.push(
+    `Run ${results.startedAt}${results.quick ? ' (--quick: smoke sizes, not a measurement)' : ''}, ` +
+      `${results.durationSeconds.toFixed(0)} s. ${machine.cpus} × ${machine.cpuModel}, ` +
+      `${machine.memoryGiB.toFixed(0)} GiB, ${machine.os}, Node ${machine.node}; ` +
+      `load average ${machine.loadAverageStart.toFixed(2)} at start, ${machine.loadAverageEnd.toFixed(2)} at end.`,
+    '',
+    'Medians with (min–max) over all timed passes.',
+    '',
+  );
+
+  if (results.exporters.length > 0) {
+    lines.push(
+      `### Scenarios 1–3: ${config.records.toLocaleString('en-US')} records, batches of ${config.batchSize}, ` +
+        `${config.processes} processes × ${config.repetitions} passes after a warm-up pass`,
+      '',
+      '| scenario | exporter | compression | records/s | CPU ms / 1k records | wire bytes / record | peak RSS MiB | RSS growth MiB | records at sink / pass |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    );
+    for (const v of results.exporters) {
+      const counts = [...new Set(v.sinkRecordsPerPass)].join(', ');
+      lines.push(
+        `| ${MODES[v.mode]} | ${NAMES[v.exporter]} | ${v.compression} | ${range(v.recordsPerSecond)} | ` +
+          `${range(v.cpuMillisPer1k, 2)} | ${range(v.wireBytesPerRecord, 1)} | ${range(v.peakRssMiB)} | ` +
+          `${range(v.rssGrowthMiB)} | ${counts} |`,
+      );
+    }
+    lines.push(
+      '',
+      '| ratio reslog ÷ OTLP | compression | records/s | CPU per record | wire bytes per record |',
+      '| --- | --- | --- | --- | --- |',
+    );
+    for (const mode of ['exporter', 'e2e']) {
+      for (const compression of ['none', 'gzip']) {
+        const a = find(results.exporters, `${mode}/reslog/${compression}`);
+        const b = find(results.exporters, `${mode}/otlp/${compression}`);
+        if (!a || !b) continue;
+        lines.push(
+          `| ${MODES[mode]} | ${compression} | ${times(ratio(a.recordsPerSecond, b.recordsPerSecond))} | ` +
+            `${times(ratio(a.cpuMillisPer1k, b.cpuMillisPer1k))} | ${times(ratio(a.wireBytesPerRecord, b.wireBytesPerRecord))} |`,
+        );
+      }
+    }
+    for (const compression of ['none', 'gzip']) {
+      const a = find(results.exporters, `exporter/reslog/${compression}`);
+      const c = find(results.exporters, `undici/undici/${compression}`);
+      if (a && c) {
+        lines.push(
+          `| reslog ÷ undici ceiling | ${compression} | ${(ratio(a.recordsPerSecond, c.recordsPerSecond) * 100).toFixed(0)} % | ` +
+            `${times(ratio(a.cpuMillisPer1k, c.cpuMillisPer1k))} | ${times(ratio(a.wireBytesPerRecord, c.wireBytesPerRecord))} |`,
+        );
+      }
+    }
+    lines.push('');
+  }
+
+  if (results.ingest.length > 0) {
+    const r = config.receiver;
+    lines.push(
+      `### Scenario 4: receiver ingest (file database) vs the no-op node:http sink that only parses the JSON`,
+      '',
+      `${r.runs} runs per row, each a fresh server and load generator: ${r.warmupMillis / 1000} s warm-up, ` +
+        `${r.durationMillis / 1000} s timed; closed loop with ${r.concurrency} requests in flight, ` +
+        `or "moderate": ${r.moderateRequestsPerSecond} requests/s.`,
+      '',
+      '| server | records / request | load | records/s | p50 ms | p99 ms | server CPU ms / 1k records | acknowledged = stored |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    );
+    for (const v of results.ingest) {
+      const stored = v.acceptedRecords.every((n, i) => n === v.storedRecords[i]);
+      const failed = Object.entries(v.failures)
+        .map(([status, n]) => `${n}× ${status}`)
+        .join(', ');
+      lines.push(
+        `| ${v.target === 'receiver' ? 'receiver' : 'no-op sink'} | ${v.batchRecords} | ` +
+          `${v.load === 'max' ? `max (${v.concurrency} in flight)` : `${v.requestsPerSecond} req/s`} | ` +
+          `${range(v.recordsPerSecond)} | ${range(v.p50Millis, 1)} | ${range(v.p99Millis, 1)} | ` +
+          `${range(v.serverCpuMillisPer1k, 2)} | ${v.target === 'receiver' ? (stored ? 'yes' : 'NO') : '–'}${failed ? `; failures: ${failed}` : ''} |`,
+      );
+    }
+    lines.push('');
+  }
+
+  const o = results.outage;
+  if (o) {
+    const drops =
+      Object.entries(o.droppedByExporter)
+        .map(([reason, n]) => `${n} ${reason}`)
+        .join(', ') || '0';
+    lines.push(
+      `### Scenario 5: outage memory (${o.recordsPerSecond} records/s; receiver up ${o.upMillis / 1000} s, ` +
+        `down ${o.downMillis / 1000} s, back ${o.recoveryMillis / 1000} s)`,
+      '',
+      '| emitted | stored | dropped: processor queue full | dropped: exporter, by reason | retried requests | RSS before MiB | peak RSS MiB | RSS growth MiB | heap growth MiB | accounted for |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      `| ${o.emitted} | ${o.stored} | ${o.droppedByQueue} | ${drops} | ${o.retried} | ${num(o.baselineRssMiB, 1)} | ` +
+        `${num(o.peakRssMiB, 1)} | ${num(o.rssGrowthMiB, 1)} | ${num(o.heapGrowthMiB, 1)} | ${o.accountedFor ? 'yes' : 'NO'} |`,
+      '',
+    );
+  }
+
+  lines.push('### Targets', '', '| target | goal | measured | met |', '| --- | --- | --- | --- |');
+  for (const t of results.targets) {
+    lines.push(
+      `| ${t.name} | ${t.goal} | ${t.measured} | ${t.met === null ? '–' : t.met ? 'yes' : 'no'} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const COLORS: Record<string, string> = { reslog: '#2b6cb0', otlp: '#c05621', undici: '#718096' };
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Horizontal bars (median) with min–max whiskers, one panel per metric, reslog vs OTLP. */
+export function svgChart(results: BenchResults): string {
+  const groups = [
+    ['exporter', 'none', 'exporter only, no compression'],
+    ['exporter', 'gzip', 'exporter only, gzip'],
+    ['e2e', 'none', 'end to end (SDK), no compression'],
+    ['e2e', 'gzip', 'end to end (SDK), gzip'],
+  ] as const;
+  const panels = [
+    {
+      title: 'records per second (higher is better)',
+      pick: (v: ExporterVariantResult) => v.recordsPerSecond,
+      unit: (x: number) => `${Math.round(x / 1000)}k/s`,
+    },
+    {
+      title: 'CPU ms per 1 000 records (lower is better)',
+      pick: (v: ExporterVariantResult) => v.cpuMillisPer1k,
+      unit: (x: number) => `${x.toFixed(2)} ms`,
+    },
+  ];
+  const width = 760;
+  const labelWidth = 230;
+  const barHeight = 16;
+  const plotWidth = width - labelWidth - 110;
+  let y = 40;
+  const parts: string[] = [];
+  parts.push(
+    `<text x="${width / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">reslog vs OpenTelemetry OTLP/JSON exporter${results.quick ? ' (quick smoke run)' : ''}</text>`,
+  );
+  for (const panel of panels) {
+    const rows: Array<{ label: string; exporter: string; s: Spread } | { group: string }> = [];
+    for (const [mode, compression, title] of groups) {
+      const members = ['reslog', 'otlp', ...(mode === 'exporter' ? ['undici'] : [])]
+        .map((exporter) => ({
+          exporter,
+          v: find(
+            results.exporters,
+            `${mode === 'exporter' && exporter === 'undici' ? 'undici' : mode}/${exporter}/${compression}`,
+          ),
+        }))
+        .filter((m) => m.v !== undefined);
+      if (members.length === 0) continue;
+      rows.push({ group: title });
+      for (const m of members)
+        rows.push({
+          label: NAMES[m.exporter] ?? m.exporter,
+          exporter: m.exporter,
+          s: panel.pick(m.v as ExporterVariantResult),
+        });
+    }
+    const maxValue = Math.max(
+      1e-9,
+      ...rows.flatMap((r) => ('s' in r && Number.isFinite(r.s.max) ? [r.s.max] : [])),
+    );
+    const scale = (x: number) => (x / maxValue) * plotWidth;
+    y += 14;
+    parts.push(
+      `<text x="10" y="${y}" font-size="13" font-weight="bold">${escapeXml(panel.title)}</text>`,
+    );
+    y += 8;
+    for (const row of rows) {
+      if ('group' in row) {
+        y += 16;
+        parts.push(
+          `<text x="10" y="${y}" font-size="12" fill="#333">${escapeXml(row.group)}</text>`,
+        );
+        y += 4;
+        continue;
+      }
+      const s = row.s;
+      const w = Number.isFinite(s.median) ? scale(s.median) : 0;
+      parts.push(
+        `<text x="${labelWidth - 8}" y="${y + 12}" font-size="12" text-anchor="end">${escapeXml(row.label)}</text>`,
+        `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight}" fill="${COLORS[row.exporter]}"/>`,
+      );
+      if (Number.isFinite(s.min) && s.max > s.min) {
+        const cy = y + barHeight / 2;
+        parts.push(
+          `<line x1="${(labelWidth + scale(s.min)).toFixed(1)}" x2="${(labelWidth + scale(s.max)).toFixed(1)}" y1="${cy}" y2="${cy}" stroke="#000" stroke-width="1"/>`,
+        );
+      }
+      parts.push(
+        `<text x="${(labelWidth + Math.max(w, Number.isFinite(s.max) ? scale(s.max) : 0) + 6).toFixed(1)}" y="${y + 12}" font-size="11">${escapeXml(panel.unit(s.median))}</text>`,
+      );
+      y += barHeight + 4;
+    }
+    y += 10;
+  }
+  y += 6;
+  parts.push(
+    `<text x="10" y="${y}" font-size="10" fill="#555">Bars: median over all timed passes; whiskers: min–max. ${escapeXml(`${results.machine.cpus} × ${results.machine.cpuModel}`)}, Node ${results.machine.node}, ${results.startedAt.slice(0, 10)}.</text>`,
+  );
+  const height = y + 12;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">\n<rect width="100%" height="100%" fill="#fff"/>\n${parts.join('\n')}\n</svg>\n`;
+}

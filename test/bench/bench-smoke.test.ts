@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BenchResults } from '../../bench/results-types.ts';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..', '..');
+// The bench is TypeScript run by Node's type stripping: the project's pinned Node 24.
+const LOCAL_NODE = join(ROOT, 'node_modules', '.bin', 'node');
+const NODE = existsSync(LOCAL_NODE) ? LOCAL_NODE : process.execPath;
+
+/**
+ * `npm run bench -- --quick` must keep working: every scenario runs end to end at smoke
+ * sizes and writes sane results with exact record counts. Speed is never asserted here: the
+ * machine may be busy. Runs `node bench/run.ts` directly rather than `npm run bench`, whose
+ * clean build would delete dist/ under other test files running in parallel.
+ */
+describe('npm run bench -- --quick', () => {
+  let out: string;
+  let results: BenchResults;
+  let stem: string;
+
+  beforeAll(async () => {
+    if (
+      !existsSync(join(ROOT, 'dist', 'index.js')) ||
+      !existsSync(join(ROOT, 'dist', 'receiver', 'cli.js'))
+    ) {
+      await run(
+        NODE,
+        [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: ROOT },
+      );
+    }
+    out = mkdtempSync(join(tmpdir(), 'reslog-bench-smoke-'));
+    await run(NODE, ['bench/run.ts', '--quick', '--out', out], {
+      cwd: ROOT,
+      timeout: 150_000,
+      killSignal: 'SIGINT',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const json = readdirSync(out).find((file) => file.endsWith('.json'));
+    if (!json) throw new Error(`no result JSON in ${out}`);
+    stem = join(out, json.replace(/\.json$/, ''));
+    results = JSON.parse(readFileSync(`${stem}.json`, 'utf8')) as BenchResults;
+  }, 180_000);
+
+  afterAll(() => {
+    if (out) rmSync(out, { recursive: true, force: true });
+  });
+
+  it('writes the table, the JSON and the chart', () => {
+    expect(results.schema).toBe(1);
+    expect(results.quick).toBe(true);
+    expect(results.machine.cpus).toBeGreaterThan(0);
+    const markdown = readFileSync(`${stem}.md`, 'utf8');
+    for (const heading of ['Scenarios 1–3', 'Scenario 4', 'Scenario 5', 'Targets']) {
+      expect(markdown).toContain(heading);
+    }
+    expect(readFileSync(`${stem}.svg`, 'utf8')).toMatch(
+      /^<svg [^>]*>[\s\S]*reslog[\s\S]*<\/svg>\n$/,
+    );
+  });
+
+  it('delivers exactly the records sent in every pass of scenarios 1–3', () => {
+    const ids = results.exporters.map((v) => v.id).sort();
+    expect(ids).toEqual(
+      [
+        'exporter/otlp/gzip',
+        'exporter/otlp/none',
+        'exporter/reslog/gzip',
+        'exporter/reslog/none',
+        'e2e/otlp/gzip',
+        'e2e/otlp/none',
+        'e2e/reslog/gzip',
+        'e2e/reslog/none',
+        'undici/undici/gzip',
+        'undici/undici/none',
+      ].sort(),
+    );
+    const passes = results.config.processes * results.config.repetitions;
+    for (const v of results.exporters) {
+      expect(v.sinkRecordsPerPass, v.id).toEqual(Array(passes).fill(results.config.records));
+      for (const s of [v.recordsPerSecond, v.cpuMillisPer1k, v.wireBytesPerRecord, v.peakRssMiB]) {
+        expect(s.samples, v.id).toBeGreaterThan(0);
+        expect(s.min, v.id).toBeGreaterThan(0);
+        expect(s.min, v.id).toBeLessThanOrEqual(s.median);
+        expect(s.median, v.id).toBeLessThanOrEqual(s.max);
+      }
+    }
+  });
+
+  it('stores every record the receiver acknowledged (scenario 4)', () => {
+    expect(results.ingest.map((v) => v.id)).toHaveLength(5);
+    for (const v of results.ingest) {
+      expect(v.failures, v.id).toEqual({});
+      expect(
+        v.acceptedRecords.every((n) => n > 0 && n % v.batchRecords === 0),
+        v.id,
+      ).toBe(true);
+      expect(v.storedRecords, v.id).toEqual(v.acceptedRecords);
+      expect(v.p50Millis.median, v.id).toBeGreaterThan(0);
+      expect(v.p99Millis.median, v.id).toBeGreaterThanOrEqual(v.p50Millis.median);
+    }
+  });
+
+  it('accounts for every record through the outage (scenario 5)', () => {
+    const o = results.outage;
+    expect(o).not.toBeNull();
+    if (!o) return;
+    const exporterDrops = Object.values(o.droppedByExporter).reduce((a, b) => a + b, 0);
+    expect(o.emitted).toBeGreaterThan(0);
+    expect(o.stored).toBeGreaterThan(0);
+    expect(o.stored + o.droppedByQueue + exporterDrops).toBe(o.emitted);
+    expect(o.accountedFor).toBe(true);
+    expect(Number.isFinite(o.rssGrowthMiB)).toBe(true);
+  });
+
+  it('judges every target', () => {
+    expect(results.targets.length).toBeGreaterThanOrEqual(12);
+    for (const t of results.targets) expect(t.measured).not.toBe('n/a');
+  });
+});
