@@ -1,0 +1,242 @@
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { buildReceiver } from '../../src/receiver/index.js';
+
+/**
+ * The permission matrix of docs/receiver.md as an independent model: random accounts,
+ * resources, shares and requests; the receiver must answer what the model says, every time
+ * (2xx exactly when allowed, 404 for what the caller may not see, 403 for what it may see
+ * but not do).
+ */
+
+type Role = 'owner' | 'editor' | 'viewer';
+const USERS = ['ann', 'ben', 'cat', 'dan'] as const;
+const keyOf = (user: string) => `${user}-property-key-000001`;
+const PHANTOM = '00000000-0000-4000-8000-000000000000';
+
+/** docs/receiver.md, "Permissions": who may do what on a resource they can see. */
+const MATRIX: Record<string, readonly Role[]> = {
+  read: ['owner', 'editor', 'viewer'],
+  update: ['owner'],
+  delete: ['owner'],
+  listCollaborators: ['owner'],
+  share: ['owner'],
+  unshareOther: ['owner'],
+  leave: ['editor', 'viewer'],
+  getSettings: ['owner', 'editor', 'viewer'],
+  putSettings: ['owner', 'editor', 'viewer'],
+  getHealth: ['owner', 'editor', 'viewer'],
+  putHealth: ['owner', 'editor'],
+  putCheck: ['owner', 'editor'],
+  deleteCheck: ['owner', 'editor'],
+  readLogs: ['owner', 'editor', 'viewer'],
+  ingest: ['owner', 'editor'],
+};
+
+const OPS = [
+  ...Object.keys(MATRIX).filter((op) => op !== 'unshareOther' && op !== 'leave'),
+  'unshare',
+];
+
+interface Command {
+  caller: number;
+  /** When set, the caller is picked among the resource's members (owner first). */
+  asMember: boolean;
+  op: string;
+  resource: number;
+  target: number;
+  role: 'viewer' | 'editor';
+}
+
+interface ModelResource {
+  uuid: string;
+  owner: string;
+  members: Map<string, 'viewer' | 'editor'>;
+  deleted: boolean;
+  hasCheck: boolean;
+}
+
+const command = fc.record({
+  caller: fc.nat(USERS.length - 1),
+  asMember: fc.boolean(),
+  op: fc.oneof(
+    { weight: 1, arbitrary: fc.constant('create') },
+    { weight: 4, arbitrary: fc.constant('share') },
+    { weight: 10, arbitrary: fc.constantFrom(...OPS) },
+  ),
+  // 20 is a UUID that was never created; other values pick a created (maybe deleted) one.
+  resource: fc.nat(20),
+  target: fc.nat(USERS.length - 1),
+  role: fc.constantFrom('viewer' as const, 'editor' as const),
+});
+
+function roleOf(resource: ModelResource | undefined, user: string): Role | undefined {
+  if (!resource || resource.deleted) return undefined;
+  if (resource.owner === user) return 'owner';
+  return resource.members.get(user);
+}
+
+async function run(commands: Command[]) {
+  const app: FastifyInstance = buildReceiver({
+    seed: { accounts: USERS.map((username) => ({ username, api_keys: [keyOf(username)] })) },
+    limits: { rateLimitBurst: 100_000, rateLimitPerSecond: 100_000 },
+    healthChecks: { pollMillis: 60_000 },
+  });
+  const resources: ModelResource[] = [];
+  try {
+    for (const [step, cmd] of commands.entries()) {
+      const picked = cmd.resource === 20 ? undefined : resources[cmd.resource % resources.length];
+      const members = picked && !picked.deleted ? [picked.owner, ...picked.members.keys()] : [];
+      const caller = (
+        cmd.asMember && members.length > 0
+          ? members[cmd.caller % members.length]
+          : USERS[cmd.caller]
+      ) as string;
+      const target = USERS[cmd.target] as string;
+      const key = keyOf(caller);
+      const send = (
+        method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+        url: string,
+        payload?: object,
+      ) =>
+        app.inject({ method, url, headers: { 'x-api-key': key }, ...(payload ? { payload } : {}) });
+
+      if (cmd.op === 'create') {
+        const response = await send('POST', '/api/resources', { name: `Resource ${step}` });
+        expect(response.statusCode).toBe(201);
+        resources.push({
+          uuid: response.json().uuid,
+          owner: caller,
+          members: new Map(),
+          deleted: false,
+          hasCheck: false,
+        });
+        continue;
+      }
+      const model = picked;
+      const uuid = model?.uuid ?? PHANTOM;
+      const owner = model?.owner ?? 'ann';
+      const base = `/api/resources/${uuid}`;
+      const role = roleOf(model, caller);
+      const action = cmd.op === 'unshare' ? (target === caller ? 'leave' : 'unshareOther') : cmd.op;
+      const allowed = role !== undefined && (MATRIX[action] ?? []).includes(role);
+      let expected = role === undefined ? 404 : allowed ? 200 : 403;
+      let response: Awaited<ReturnType<typeof send>>;
+      switch (cmd.op) {
+        case 'read':
+          response = await send('GET', base);
+          break;
+        case 'update':
+          response = await send('PATCH', base, { name: `renamed ${step}` });
+          break;
+        case 'delete':
+          response = await send('DELETE', base);
+          if (allowed && model) model.deleted = true;
+          break;
+        case 'listCollaborators':
+          response = await send('GET', `${base}/collaborators`);
+          break;
+        case 'share':
+          response = await send('PUT', `${base}/collaborators/${target}`, { role: cmd.role });
+          if (allowed && model) {
+            if (target === model.owner) expected = 400;
+            else model.members.set(target, cmd.role);
+          }
+          break;
+        case 'unshare':
+          response = await send('DELETE', `${base}/collaborators/${target}`);
+          if (allowed && model) {
+            if (!model.members.has(target)) expected = 404;
+            model.members.delete(target);
+          }
+          break;
+        case 'getSettings':
+          response = await send('GET', `${base}/notification-settings`);
+          break;
+        case 'putSettings':
+          response = await send('PUT', `${base}/notification-settings`, {
+            log_alert_level: 'critical',
+          });
+          break;
+        case 'getHealth':
+          response = await send('GET', `${base}/health`);
+          break;
+        case 'putHealth':
+          response = await send('PUT', `${base}/health`, {
+            state: cmd.role === 'viewer' ? 'degraded' : 'healthy',
+          });
+          break;
+        case 'putCheck':
+          response = await send('PUT', `${base}/health-check`, {
+            url: 'http://127.0.0.1:9/',
+            interval_seconds: 3600,
+          });
+          if (allowed && model) model.hasCheck = true;
+          break;
+        case 'deleteCheck':
+          response = await send('DELETE', `${base}/health-check`);
+          if (allowed && model) {
+            if (!model.hasCheck) expected = 404;
+            model.hasCheck = false;
+          }
+          break;
+        case 'readLogs':
+          response = await send('GET', `/u/${owner}/resources/${uuid}/logs/`);
+          break;
+        case 'ingest':
+          response = await send('POST', `/u/${owner}/resources/${uuid}/logs/`, {
+            message: `m${step}`,
+          });
+          break;
+        default:
+          throw new Error(`unknown op ${cmd.op}`);
+      }
+      const status = response.statusCode;
+      const label = `step ${step}: ${caller} (${role ?? 'stranger'}) ${cmd.op} ${target} → ${status} ${response.body}`;
+      if (expected === 200) expect(status >= 200 && status < 300, label).toBe(true);
+      else expect(status, label).toBe(expected);
+      if (status === 404 && expected === 404 && role === undefined) {
+        expect(response.json().error.code, label).toBe('not_found');
+      }
+    }
+    // Every account lists exactly what the model says it can see, with its role.
+    for (const user of USERS) {
+      const listed = (
+        await app.inject({ url: '/api/resources', headers: { 'x-api-key': keyOf(user) } })
+      ).json().resources as { uuid: string; role: Role }[];
+      const expectedList = resources
+        .filter((r) => roleOf(r, user) !== undefined)
+        .map((r) => `${r.uuid}:${roleOf(r, user)}`)
+        .sort();
+      expect(listed.map((r) => `${r.uuid}:${r.role}`).sort()).toEqual(expectedList);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+describe('permission model (property-based)', () => {
+  it('the receiver answers every random request exactly as the permission model says', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat(USERS.length - 1), { minLength: 1, maxLength: 3 }),
+        fc.array(command, { minLength: 1, maxLength: 60, size: 'max' }),
+        (owners, commands) =>
+          // Every run starts with resources of random owners, then random requests.
+          run([
+            ...owners.map((caller) => ({
+              caller,
+              asMember: false,
+              op: 'create',
+              resource: 0,
+              target: 0,
+              role: 'viewer' as const,
+            })),
+            ...commands,
+          ]),
+      ),
+      { numRuns: 50 },
+    );
+  }, 60_000);
+});
