@@ -20,6 +20,8 @@ const USAGE = `Usage: reslog-receiver [options]
   --rate-limit N           requests/s per key [RESLOG_RECEIVER_RATE_LIMIT]
   --rate-burst N           [RESLOG_RECEIVER_RATE_BURST]
   --max-in-flight N        [RESLOG_RECEIVER_MAX_IN_FLIGHT]
+  --alert-window-seconds N log alerts coalescing window [RESLOG_RECEIVER_ALERT_WINDOW_SECONDS] (default 60)
+  --health-failures-until-down N  failed probes that make a resource down [RESLOG_RECEIVER_HEALTH_FAILURES_UNTIL_DOWN] (default 3)
 `;
 
 const LIMIT_FLAGS: Record<string, [keyof ReceiverLimits, string]> = {
@@ -48,6 +50,8 @@ async function main(): Promise<void> {
       seed: string,
       'admin-token': string,
       'log-level': string,
+      'alert-window-seconds': string,
+      'health-failures-until-down': string,
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, string])),
     },
@@ -72,11 +76,31 @@ async function main(): Promise<void> {
     if (text !== undefined) limits[name] = integer(flag, text);
   }
 
+  const windowText = option('alert-window-seconds', 'RESLOG_RECEIVER_ALERT_WINDOW_SECONDS');
+  const failuresText = option(
+    'health-failures-until-down',
+    'RESLOG_RECEIVER_HEALTH_FAILURES_UNTIL_DOWN',
+  );
+
   const seed = seedPath === undefined ? undefined : await loadSeedFile(seedPath);
   const app = buildReceiver({
     db,
     seed,
     limits,
+    ...(windowText === undefined
+      ? {}
+      : {
+          notifications: {
+            coalesceWindowMillis: integer('alert-window-seconds', windowText) * 1000,
+          },
+        }),
+    ...(failuresText === undefined
+      ? {}
+      : {
+          healthChecks: {
+            failuresUntilDown: integer('health-failures-until-down', failuresText),
+          },
+        }),
     ...(givenToken ? { adminToken: givenToken } : {}),
     // Logs go to stderr: stdout carries only the ready line, which scripts wait for.
     logger: { level: logLevel, stream: process.stderr },
