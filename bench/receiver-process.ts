@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnServer, stopProcess } from './child-process.ts';
-import { RECEIVER_CLI } from './package-under-test.ts';
+import { receiverCli } from './package-under-test.ts';
 import { BENCH_RESOURCE_UUID, BENCH_SEED } from './records.ts';
 
 export const ADMIN_TOKEN = 'bench-admin-token';
@@ -39,7 +39,7 @@ export async function startReceiver(
   const { process: child, url } = await spawnServer(
     process.execPath,
     [
-      RECEIVER_CLI,
+      receiverCli(),
       '--port',
       '0',
       '--db',

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { benchConfig } from './bench-config.ts';
 import { killAll } from './child-process.ts';
 import { formatJson } from './json-file.ts';
-import { assertBuilt } from './package-under-test.ts';
+import { snapshotDist } from './package-under-test.ts';
 import { evaluateTargets, markdownTable, svgChart } from './report.ts';
 import type { BenchResults, Machine } from './results-types.ts';
 import { type ExporterVariant, runExporterVariants } from './scenarios/exporter-scenarios.ts';
@@ -71,8 +71,10 @@ function updateDocs(markdown: string, svgPath: string, jsonPath: string): void {
   writeFileSync(DOCS, docs.slice(0, start) + block + docs.slice(end + END_MARK.length));
 }
 
+let removeSnapshot = () => {};
+
 async function main(): Promise<void> {
-  assertBuilt();
+  removeSnapshot = snapshotDist();
   const started = new Date();
   const loadAverageStart = loadavg()[0] ?? Number.NaN;
   const begin = performance.now();
@@ -149,11 +151,13 @@ async function main(): Promise<void> {
 main().then(
   () => {
     killAll();
+    removeSnapshot();
     process.exit(0);
   },
   (error: unknown) => {
     console.error(error instanceof Error ? error.stack : error);
     killAll();
+    removeSnapshot();
     process.exit(1);
   },
 );
