@@ -1,0 +1,27 @@
+// The NodeSDK with ResourceLogExporter in `logRecordProcessors`, configured only through the
+// environment:
+//   RESLOG_BASE_URL, RESLOG_API_KEY, RESLOG_USERNAME          where and as whom to send
+//   OTEL_RESOURCE_ATTRIBUTES=service.name=checkout,reslog.resource.uuid=<uuid>   which resource
+//   OTEL_TRACES_EXPORTER=none OTEL_METRICS_EXPORTER=none       no trace/metric exporters here
+import { logs, SeverityNumber } from '@opentelemetry/api';
+import { BatchLogRecordProcessor } from '@opentelemetry/sdk-logs';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { ResourceLogExporter } from 'reslog';
+
+const exporter = new ResourceLogExporter();
+const sdk = new NodeSDK({
+  logRecordProcessors: [new BatchLogRecordProcessor({ exporter })],
+});
+sdk.start();
+
+const logger = logs.getLogger('example.node-sdk');
+for (const [severityNumber, severityText, body] of [
+  [SeverityNumber.INFO, 'INFO', 'order received'],
+  [SeverityNumber.INFO, 'INFO', 'order paid'],
+  [SeverityNumber.ERROR, 'ERROR', 'shipping label failed'],
+] as const) {
+  logger.emit({ severityNumber, severityText, body, attributes: { 'order.id': 1042 } });
+}
+
+await sdk.shutdown();
+console.log(`node-sdk: exported ${exporter.getStats().exported}`);
