@@ -21,7 +21,7 @@ describe('auth matrix (DESIGN.md §2)', () => {
     ['viewer', KEYS.carol, 403, 200],
     ['stranger', KEYS.mallory, 404, 404],
     ['unknown key', 'no-such-key-000000000', 401, 401],
-  ])('%s: write %i, read %i', async (_who, key, write, read) => {
+  ])('%s (key %s): write %i, read %i', async (_who, key, write, read) => {
     const ingest = await post(app, { message: 'x' }, { key });
     expect(ingest.statusCode).toBe(write);
     expect((await readLogs(app, '', { key })).statusCode).toBe(read);
