@@ -1,8 +1,11 @@
 /**
- * `node bench/profile.ts [reslog|otlp] [none|gzip] [exporter|e2e]`: runs one exporter-client
- * process of scenario 1 (or 2) under `--cpu-prof` against the sink and prints the functions
- * with the most self time (whole process: record building, warm-up and timed passes).
- * Profiles land in bench/profiles/ (not committed). Needs `npm run build` first.
+ * CPU profiles of the bench's hot paths (`--cpu-prof`), summarised as the functions with the
+ * most self time. Profiles land in bench/profiles/ (not committed). Needs `npm run build`.
+ *
+ *   node bench/profile.ts reslog|otlp|undici none|gzip exporter|e2e|undici
+ *     one client process of scenarios 1–3 (records built, warm-up and timed passes)
+ *   node bench/profile.ts receiver 100|1000
+ *     the receiver CLI under scenario 4's closed-loop load (warm-up and timed phase)
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -10,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { benchConfig } from './bench-config.ts';
 import { forkBench, killAll } from './child-process.ts';
 import type { ClientConfig, ClientResult } from './exporter-client.ts';
+import type { LoadConfig, LoadResult } from './load-generator.ts';
+import { receiverFiles, startReceiver } from './receiver-process.ts';
 
 interface ProfileNode {
   id: number;
@@ -21,15 +26,14 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const [exporter = 'reslog', compression = 'none', mode = 'exporter'] = process.argv.slice(2);
-const dir = fileURLToPath(
-  new URL(`./profiles/${exporter}-${compression}-${mode}-${Date.now()}`, import.meta.url),
-);
+const args = process.argv.slice(2);
+const dir = fileURLToPath(new URL(`./profiles/${args.join('-')}-${Date.now()}`, import.meta.url));
 mkdirSync(dir, { recursive: true });
 const config = benchConfig(false);
+const profileArgs = ['--cpu-prof', '--cpu-prof-dir', dir];
 
 /** Self time per function, as [label, milliseconds], largest first. */
-export function selfTimes(profile: CpuProfile): Array<[string, number]> {
+function selfTimes(profile: CpuProfile): Array<[string, number]> {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const totals = new Map<string, number>();
   profile.samples.forEach((id, i) => {
@@ -42,7 +46,8 @@ export function selfTimes(profile: CpuProfile): Array<[string, number]> {
   return [...totals].sort((a, b) => b[1] - a[1]);
 }
 
-try {
+async function profileClient(): Promise<string> {
+  const [exporter = 'reslog', compression = 'none', mode = 'exporter'] = args;
   const sink = forkBench(new URL('./sink-server.ts', import.meta.url).pathname, {});
   const { url } = await sink.next<{ url: string }>('ready', 30_000);
   const clientConfig: ClientConfig = {
@@ -58,25 +63,53 @@ try {
     new URL('./exporter-client.ts', import.meta.url).pathname,
     clientConfig,
     {
-      execArgv: ['--cpu-prof', '--cpu-prof-dir', dir],
+      execArgv: profileArgs,
     },
   );
   const result = await client.next<ClientResult>('result', 300_000);
   await new Promise((resolve) => client.process.once('exit', resolve));
   await sink.stop();
+  const perThousand = (ms: number) => ((ms / config.records) * 1000).toFixed(2);
+  const rates = result.passes.map((p) => Math.round((config.records / p.elapsedMillis) * 1000));
+  return (
+    `${args.join(' ')}: ${rates.join(', ')} records/s; per 1k records: CPU ` +
+    `${result.passes.map((p) => perThousand(p.cpuMillis)).join(', ')} ms, wall ` +
+    `${result.passes.map((p) => perThousand(p.elapsedMillis)).join(', ')} ms`
+  );
+}
+
+async function profileReceiver(): Promise<string> {
+  const batchRecords = Number(args[1] ?? 1000) as 100 | 1000;
+  const files = receiverFiles();
+  const receiver = await startReceiver(files, profileArgs);
+  try {
+    const loadConfig: LoadConfig = {
+      url: receiver.url,
+      batchRecords,
+      concurrency: config.receiver.concurrency,
+      warmupMillis: config.receiver.warmupMillis,
+      durationMillis: config.receiver.durationMillis,
+    };
+    const load = forkBench(new URL('./load-generator.ts', import.meta.url).pathname, loadConfig);
+    const result = await load.next<LoadResult>('result', 120_000);
+    await load.stop();
+    return `receiver, ${batchRecords}-record batches: ${Math.round((result.acceptedRecords / result.elapsedMillis) * 1000)} records/s`;
+  } finally {
+    // SIGTERM: the CLI closes and exits, which writes the profile.
+    await receiver.stop();
+    files.remove();
+  }
+}
+
+try {
+  const headline = args[0] === 'receiver' ? await profileReceiver() : await profileClient();
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile in ${dir}`);
   const times = selfTimes(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile);
   const busy = times.filter(([label]) => label !== '(idle)').reduce((sum, [, ms]) => sum + ms, 0);
-  const rates = result.passes.map((p) => Math.round((config.records / p.elapsedMillis) * 1000));
-  const perThousand = (ms: number) => ((ms / config.records) * 1000).toFixed(2);
-  console.log(`${exporter} ${compression} ${mode}: ${rates.join(', ')} records/s`);
-  console.log(
-    `per 1k records: CPU ${result.passes.map((p) => perThousand(p.cpuMillis)).join(', ')} ms, ` +
-      `wall ${result.passes.map((p) => perThousand(p.elapsedMillis)).join(', ')} ms`,
-  );
+  console.log(headline);
   console.log(`profile ${join(dir, file)}`);
-  console.log(`sampled (wall clock, not idle) ${busy.toFixed(0)} ms; top self time:`);
+  console.log(`sampled, not idle: ${busy.toFixed(0)} ms (wall clock); top self time:`);
   for (const [label, ms] of times.filter(([l]) => l !== '(idle)').slice(0, 25)) {
     console.log(
       `${((ms / busy) * 100).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(6)} ms  ${label}`,

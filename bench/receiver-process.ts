@@ -35,10 +35,12 @@ export function receiverFiles(): ReceiverFiles {
  */
 export async function startReceiver(
   files: ReceiverFiles,
+  nodeArgs: readonly string[] = [],
 ): Promise<{ process: ChildProcess; url: string; stop(): Promise<void> }> {
   const { process: child, url } = await spawnServer(
     process.execPath,
     [
+      ...nodeArgs,
       receiverCli(),
       '--port',
       '0',

@@ -354,5 +354,7 @@ export function svgChart(results: BenchResults): string {
     `<text x="10" y="${y}" font-size="10" fill="#555">Bars: median over all timed passes; whiskers: min–max. ${escapeXml(`${results.machine.cpus} × ${results.machine.cpuModel}`)}, Node ${results.machine.node}, ${results.startedAt.slice(0, 10)}.</text>`,
   );
   const height = y + 12;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">\n<rect width="100%" height="100%" fill="#fff"/>\n${parts.join('\n')}\n</svg>\n`;
+  const title =
+    'reslog vs the OpenTelemetry OTLP/JSON exporter: records per second and CPU per record';
+  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="chart-title" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">\n<title id="chart-title">${title}</title>\n<rect width="100%" height="100%" fill="#fff"/>\n${parts.join('\n')}\n</svg>\n`;
 }

@@ -30,6 +30,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string' },
     'no-docs': { type: 'boolean', default: false },
+    render: { type: 'string' },
   },
   strict: true,
 });
@@ -73,7 +74,25 @@ function updateDocs(markdown: string, svgPath: string, jsonPath: string): void {
 
 let removeSnapshot = () => {};
 
+/** Writes table, JSON and chart next to each other; a full run also refreshes the docs. */
+function writeResults(results: BenchResults, stem: string, docs: boolean): string {
+  const markdown = markdownTable(results);
+  writeFileSync(`${stem}.json`, formatJson(results));
+  writeFileSync(`${stem}.md`, `# reslog bench ${results.startedAt.slice(0, 10)}\n\n${markdown}`);
+  writeFileSync(`${stem}.svg`, svgChart(results));
+  if (docs) updateDocs(markdown, `${stem}.svg`, `${stem}.json`);
+  return markdown;
+}
+
 async function main(): Promise<void> {
+  if (values.render) {
+    // Re-renders table, chart and docs from a results JSON after a change to the report.
+    const results = JSON.parse(readFileSync(values.render, 'utf8')) as BenchResults;
+    results.targets = evaluateTargets(results.exporters, results.ingest, results.outage);
+    const stem = values.render.replace(/\.json$/, '');
+    process.stdout.write(writeResults(results, stem, !results.quick && !values['no-docs']));
+    return;
+  }
   removeSnapshot = snapshotDist();
   const started = new Date();
   const loadAverageStart = loadavg()[0] ?? Number.NaN;
@@ -132,19 +151,10 @@ async function main(): Promise<void> {
     outage,
     targets: evaluateTargets(exporters, ingest, outage),
   };
-  const markdown = markdownTable(results);
-  const svg = svgChart(results);
   mkdirSync(outDir, { recursive: true });
   const stem = join(outDir, started.toISOString().slice(0, 10));
-  writeFileSync(`${stem}.json`, formatJson(results));
-  writeFileSync(
-    `${stem}.md`,
-    `# reslog bench ${started.toISOString().slice(0, 10)}\n\n${markdown}`,
-  );
-  writeFileSync(`${stem}.svg`, svg);
-  if (!config.quick && !values['no-docs'] && values.out === undefined && only.size === 5) {
-    updateDocs(markdown, `${stem}.svg`, `${stem}.json`);
-  }
+  const docs = !config.quick && !values['no-docs'] && values.out === undefined && only.size === 5;
+  const markdown = writeResults(results, stem, docs);
   process.stdout.write(`\n${markdown}\nwritten: ${stem}.{md,json,svg}\n`);
 }
 
