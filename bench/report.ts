@@ -291,7 +291,9 @@ export function svgChart(results: BenchResults): string {
     `<text x="${width / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">reslog vs OpenTelemetry OTLP/JSON exporter${results.quick ? ' (quick smoke run)' : ''}</text>`,
   );
   for (const panel of panels) {
-    const rows: Array<{ label: string; exporter: string; s: Spread } | { group: string }> = [];
+    const rows: Array<
+      { label: string; exporter: string; s: Spread; note: string } | { group: string }
+    > = [];
     for (const [mode, compression, title] of groups) {
       const members = ['reslog', 'otlp', ...(mode === 'exporter' ? ['undici'] : [])]
         .map((exporter) => ({
@@ -304,12 +306,17 @@ export function svgChart(results: BenchResults): string {
         .filter((m) => m.v !== undefined);
       if (members.length === 0) continue;
       rows.push({ group: title });
-      for (const m of members)
+      const otlp = members.find((m) => m.exporter === 'otlp')?.v;
+      for (const m of members) {
+        const s = panel.pick(m.v as ExporterVariantResult);
+        const versus = m.exporter === 'reslog' && otlp ? ratio(s, panel.pick(otlp)) : Number.NaN;
         rows.push({
           label: NAMES[m.exporter] ?? m.exporter,
           exporter: m.exporter,
-          s: panel.pick(m.v as ExporterVariantResult),
+          s,
+          note: Number.isFinite(versus) ? `  (${versus.toFixed(2)}× OTLP)` : '',
         });
+      }
     }
     const maxValue = Math.max(
       1e-9,
@@ -343,7 +350,7 @@ export function svgChart(results: BenchResults): string {
         );
       }
       parts.push(
-        `<text x="${(labelWidth + Math.max(w, Number.isFinite(s.max) ? scale(s.max) : 0) + 6).toFixed(1)}" y="${y + 12}" font-size="11">${escapeXml(panel.unit(s.median))}</text>`,
+        `<text x="${(labelWidth + Math.max(w, Number.isFinite(s.max) ? scale(s.max) : 0) + 6).toFixed(1)}" y="${y + 12}" font-size="11">${escapeXml(panel.unit(s.median) + row.note)}</text>`,
       );
       y += barHeight + 4;
     }
