@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const shared = {
   restoreMocks: true,
   unstubEnvs: true,
-  testTimeout: 20_000,
+  testTimeout: 60_000,
   hookTimeout: 120_000,
 };
 

@@ -1,5 +1,5 @@
 import { VERSION } from '../version.js';
-import type { ExportableLogRecord } from './otel-types.js';
+import type { ExportableLogRecord, HrTime } from './otel-types.js';
 import { ROUTING_ATTRIBUTES } from './resource-router.js';
 import { isJsonPrimitive, toJsonSafe } from './safe-json.js';
 import { isSeverityNumber, levelOf } from './severity.js';
@@ -83,6 +83,10 @@ function isPrimitiveArray(value: unknown): boolean {
   return true;
 }
 
+function sameTime(a: HrTime | undefined, b: HrTime): boolean {
+  return a === undefined || a === b || (a[0] === b[0] && a[1] === b[1]);
+}
+
 /** Lower-case hex of the given length: W3C trace context ids as the SDK renders them. */
 function isHexId(id: unknown, length: number): id is string {
   if (typeof id !== 'string' || id.length !== length) return false;
@@ -150,8 +154,11 @@ export function createLogSerializer(): LogSerializer {
         attributes: sendableAttributes(record.attributes ?? {}),
         trace_id: traced ? span.traceId : undefined,
         span_id: traced ? span.spanId : undefined,
-        observed_ts:
-          record.hrTimeObserved === undefined ? undefined : formatObserved(record.hrTimeObserved),
+        // Left out when it equals ts (the SDK stamps both from one clock reading unless the
+        // app passes its own timestamp): the service reads an absent observed_ts as ts.
+        observed_ts: sameTime(record.hrTimeObserved, record.hrTime)
+          ? undefined
+          : formatObserved(record.hrTimeObserved),
         event_name:
           typeof record.eventName === 'string' && record.eventName ? record.eventName : undefined,
         body: structured,

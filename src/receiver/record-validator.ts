@@ -142,9 +142,10 @@ export function validateRecord(
       if (!KNOWN_FIELDS.has(key)) unknownFields[key] = record[key];
     }
     jsonSize(unknownFields, 'unknown_fields', limits.maxAttributesBytes);
+    const tsNs = timestamp(record.ts, 'ts') ?? receivedNs;
     return {
       log: {
-        tsNs: timestamp(record.ts, 'ts') ?? receivedNs,
+        tsNs,
         level: level(record, severityNumber),
         severityNumber,
         message,
@@ -154,7 +155,8 @@ export function validateRecord(
         body: record.body,
         traceId: hexId(record.trace_id, 'trace_id', 32),
         spanId: hexId(record.span_id, 'span_id', 16),
-        observedTsNs: timestamp(record.observed_ts, 'observed_ts'),
+        // Absent means observed at `ts` (the exporter leaves it out when the two are equal).
+        observedTsNs: timestamp(record.observed_ts, 'observed_ts') ?? tsNs,
         eventName: optionalString(record, 'event_name'),
         recordId: id === undefined || id === null ? null : String(id),
         unknownFields,

@@ -24,7 +24,7 @@ export function api(
  */
 export async function waitFor<T>(
   check: () => T | Promise<T>,
-  { timeoutMillis = 5000, intervalMillis = 5, what = 'condition' } = {},
+  { timeoutMillis = 15_000, intervalMillis = 5, what = 'condition' } = {},
 ): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
   const deadline = performance.now() + timeoutMillis;
   for (;;) {

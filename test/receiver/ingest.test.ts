@@ -99,6 +99,20 @@ describe('ingest and read-back', () => {
     });
   });
 
+  it('reads an absent observed_ts as ts (the exporter leaves it out when they are equal)', async () => {
+    await post(app, {
+      logs: [
+        { ts: '2026-11-21T04:15:27.123456789Z', message: 'same' },
+        { ts: '2026-11-21T04:15:27.5Z', observed_ts: '2026-11-21T04:15:28Z', message: 'later' },
+      ],
+    });
+    const logs = (await readLogs(app, '?order=asc')).json().logs;
+    expect(logs.map((l: { ts: string; observed_ts: string }) => [l.ts, l.observed_ts])).toEqual([
+      ['2026-11-21T04:15:27.123456789Z', '2026-11-21T04:15:27.123456789Z'],
+      ['2026-11-21T04:15:27.500000000Z', '2026-11-21T04:15:28.000000000Z'],
+    ]);
+  });
+
   it('accepts a single log object from curl, with and without the trailing slash', async () => {
     const slash = await post(app, { message: 'hello from curl', level: 'error' });
     const bare = await post(app, { message: 'no slash' }, { path: ingestPath().slice(0, -1) });

@@ -298,3 +298,21 @@ describe('values JSON cannot carry never throw', () => {
     }
   });
 });
+
+describe('observed_ts', () => {
+  it('is left out when it equals ts, as the SDK stamps both from one clock reading', () => {
+    const serializer = createLogSerializer();
+    const same = JSON.parse(
+      serializer.record(
+        logRecord({ hrTime: [1_795_234_527, 5], hrTimeObserved: [1_795_234_527, 5] }),
+      ),
+    );
+    const differs = JSON.parse(
+      serializer.record(
+        logRecord({ hrTime: [1_795_234_527, 5], hrTimeObserved: [1_795_234_528, 5] }),
+      ),
+    );
+    expect(same).not.toHaveProperty('observed_ts');
+    expect(differs.observed_ts).toBe('2026-11-21T04:15:28.000000005Z');
+  });
+});
