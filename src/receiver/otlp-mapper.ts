@@ -2,6 +2,7 @@ import type { IngestBatch } from './ingest-body.js';
 import { type Level, levelOfSeverity, parseLevel } from './levels.js';
 import type { RecordError } from './record-validator.js';
 import type { NewLog } from './store/log-store.js';
+import { isStorableNanos } from './timestamps.js';
 
 /** OTLP/JSON AnyValue (opentelemetry-proto `common.proto`, JSON mapping). */
 interface AnyValue {
@@ -41,15 +42,19 @@ export function fromAnyValue(value: AnyValue | undefined): unknown {
   if (value.doubleValue !== undefined) {
     return typeof value.doubleValue === 'number' ? value.doubleValue : value.doubleValue;
   }
-  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(fromAnyValue);
-  if (value.kvlistValue !== undefined) return fromKeyValues(value.kvlistValue.values);
+  if (value.arrayValue !== undefined) {
+    const values = value.arrayValue?.values;
+    return Array.isArray(values) ? values.map(fromAnyValue) : [];
+  }
+  if (value.kvlistValue !== undefined) return fromKeyValues(value.kvlistValue?.values);
   if (value.bytesValue !== undefined) return value.bytesValue;
   return null;
 }
 
 export function fromKeyValues(values: KeyValue[] | undefined): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const kv of values ?? []) {
+  // Bodies are untrusted JSON: anything but an array of key-values is no attributes.
+  for (const kv of Array.isArray(values) ? values : []) {
     if (typeof kv?.key === 'string' && kv.key !== '__proto__')
       result[kv.key] = fromAnyValue(kv.value);
   }
@@ -60,7 +65,7 @@ function nanos(value: string | number | undefined): bigint | null {
   if (value === undefined || value === null) return null;
   try {
     const n = BigInt(typeof value === 'number' ? Math.trunc(value) : value);
-    return n > 0n ? n : null;
+    return n > 0n && isStorableNanos(n) ? n : null;
   } catch {
     return null;
   }
@@ -110,7 +115,7 @@ export function fromOtlp(request: unknown, receivedNs: bigint): OtlpBatch[] {
           : null;
         const level: Level =
           (severity !== null && levelOfSeverity(severity)) ||
-          (record.severityText ? parseLevel(record.severityText) : undefined) ||
+          (typeof record.severityText === 'string' ? parseLevel(record.severityText) : undefined) ||
           'info';
         const unknownFields: Record<string, unknown> = {};
         if (record.severityText) unknownFields.severity_text = record.severityText;

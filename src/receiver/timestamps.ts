@@ -8,6 +8,14 @@ const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
 
 const NS_PER_SECOND = 1_000_000_000n;
+/** Instants are stored as signed 64-bit nanoseconds (SQLite INTEGER): 1677-09-21 to 2262-04-11. */
+const MIN_NANOS = -(2n ** 63n);
+const MAX_NANOS = 2n ** 63n - 1n;
+
+/** Whether nanoseconds since the epoch fit the stored 64-bit integer. */
+export function isStorableNanos(nanos: bigint): boolean {
+  return nanos >= MIN_NANOS && nanos <= MAX_NANOS;
+}
 
 /** Nanoseconds since the epoch of an RFC 3339 timestamp, or `undefined` when it is not one. */
 export function parseTimestamp(text: string): bigint | undefined {
@@ -23,6 +31,8 @@ export function parseTimestamp(text: string): bigint | undefined {
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return undefined;
   // 60 is a leap second; like most systems we fold it into the next second.
   if (second > 60) return undefined;
+  // Outside the storable range (and Date.UTC reads years 0–99 as 1900–1999): not a valid ts.
+  if (year < 1677 || year > 2262) return undefined;
   const millis = Date.UTC(year, month - 1, day, hour, minute, second);
   // Date.UTC rolls 31 February over to March: reject days the month does not have.
   if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return undefined;
@@ -32,7 +42,8 @@ export function parseTimestamp(text: string): bigint | undefined {
     offsetMinutes = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
   }
   const seconds = BigInt((millis - offsetMinutes * 60_000) / 1000);
-  return seconds * NS_PER_SECOND + BigInt(fraction.padEnd(9, '0'));
+  const nanos = seconds * NS_PER_SECOND + BigInt(fraction.padEnd(9, '0'));
+  return isStorableNanos(nanos) ? nanos : undefined;
 }
 
 /** `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ` of nanoseconds since the epoch. */
