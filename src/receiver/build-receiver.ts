@@ -121,6 +121,15 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
     requestIdHeader: false,
     bodyLimit: limits.maxBodyBytes,
     requestTimeout: limits.requestTimeoutMillis,
+    // Node checks both timeouts only every `connectionsCheckingInterval` (30 s by default), so a
+    // slowloris client could hold a socket for up to 30 s past them: check often enough that
+    // they hold as documented (issue 8).
+    http: {
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(1000, Math.floor(limits.headersTimeoutMillis / 4)),
+      ),
+    },
     // Keep-alive sockets must not outlive shutdown: close idle ones, finish the busy ones.
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false },
