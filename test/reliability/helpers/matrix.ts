@@ -126,7 +126,13 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
     ...(spec.receiverArgs ?? []),
   ];
   const resources = spec.resources ?? 1;
-  let receiver = await startReceiverProcess(args, ADMIN_TOKEN);
+  let receiver: ReceiverProcess;
+  try {
+    receiver = await startReceiverProcess(args, ADMIN_TOKEN);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   let restarts = 0;
   let proxy: FaultProxy | undefined;
   let exporter: ResourceLogExporter | undefined;
