@@ -4,7 +4,8 @@ import { gzip as gzipCallback } from 'node:zlib';
 import { ErrorCodes, HttpError, ReslogError } from '../errors.js';
 import type { Transport } from '../transport/export-response.js';
 import { redact } from '../transport/http-transport.js';
-import { type Batch, countOf, sliceBatch } from './batch-splitter.js';
+import { type Batch, sliceBatch } from './batch-splitter.js';
+import { encodeBody } from './body-encoder.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { ExportOutcome } from './export-outcome.js';
 import type { ExportStats } from './export-stats.js';
@@ -17,6 +18,8 @@ export interface BatchTarget {
   readonly key: string;
   /** Ingest path, including the base URL's prefix. */
   readonly path: string;
+  /** Body up to and including `"logs":[`, UTF-8. */
+  readonly envelope: Buffer;
 }
 
 export interface BatchSenderOptions {
@@ -50,7 +53,7 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
       : { ...options.headers };
 
   const send: BatchSender = async (target, batch, deadline, outcome) => {
-    const count = countOf(batch);
+    const count = batch.records.length;
     const paused = breaker.pausedFor(target.key, Date.now());
     if (paused > 0) {
       const error = new ReslogError(
@@ -61,7 +64,8 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
       return;
     }
 
-    const body = options.compression === 'gzip' ? await gzip(batch.body) : batch.body;
+    const json = encodeBody(target.envelope, batch);
+    const body = options.compression === 'gzip' ? await gzip(json) : json;
     const request = {
       method: 'POST' as const,
       path: target.path,

@@ -1,128 +1,54 @@
-/**
- * Request bodies built while records are serialized: each record's JSON is written into the
- * body buffer as soon as it exists, so record strings die young instead of surviving until
- * the request is sent (they were a fifth of the exporter's CPU in garbage collection,
- * docs/performance.md), and the finished body needs no join or copy.
- */
-
-const COMMA = 0x2c;
-const CLOSE = Buffer.from(']}');
-const INITIAL_CAPACITY = 64 * 1024;
-
-/** One request body: envelope, records separated by commas, `]}`. */
+/** A run of serialized records that fits one request body, with each record's UTF-8 size. */
 export interface Batch {
-  readonly body: Buffer;
-  /** Where each record starts in `body`. */
-  readonly starts: readonly number[];
-}
-
-export interface BatchBuilder {
-  /** Adds one serialized record, starting a new body when this one would grow too large. */
-  add(record: string): void;
-  /** The bodies built so far, in order; the builder is empty afterwards. */
-  finish(): Batch[];
+  readonly records: readonly string[];
+  readonly sizes: readonly number[];
 }
 
 /**
- * Builds bodies of at most `maxBodyBytes` bytes of UTF-8 (envelope, records, commas and the
- * closing `]}` included). A record that cannot fit even alone is handed to `onOversize`.
+ * Splits serialized records, in order, into batches whose body (envelope + records + commas)
+ * stays within `maxBodyBytes` bytes of UTF-8. A record that cannot fit even alone is handed to
+ * `onOversize` instead. The measured sizes travel with the batch, so the body is written
+ * straight into one buffer later (body-encoder.ts) without measuring twice.
  */
-export function createBatchBuilder(
-  envelope: Buffer,
-  maxBodyBytes: number,
-  onOversize: (record: string) => void,
-): BatchBuilder {
-  const budget = maxBodyBytes - envelope.length - CLOSE.length;
-  let batches: Batch[] = [];
-  let body: Buffer | undefined;
-  let used = 0;
-  let starts: number[] = [];
-
-  const open = (size: number) => {
-    const capacity = Math.min(
-      maxBodyBytes,
-      Math.max(INITIAL_CAPACITY, envelope.length + size + CLOSE.length),
-    );
-    body = Buffer.allocUnsafe(capacity);
-    used = envelope.copy(body, 0);
-    starts = [];
-  };
-  const close = () => {
-    if (!body) return;
-    used += CLOSE.copy(body, used);
-    batches.push({ body: body.subarray(0, used), starts });
-    body = undefined;
-  };
-
-  return {
-    add(record) {
-      const size = Buffer.byteLength(record);
-      if (size > budget) {
-        onOversize(record);
-        return;
-      }
-      if (body && used - envelope.length + 1 + size > budget) close();
-      if (!body) open(size);
-      let buffer = body as Buffer;
-      const needed = used + 1 + size + CLOSE.length;
-      if (needed > buffer.length) {
-        const grown = Buffer.allocUnsafe(
-          Math.min(maxBodyBytes, Math.max(buffer.length * 2, needed)),
-        );
-        buffer.copy(grown, 0, 0, used);
-        buffer = grown;
-        body = grown;
-      }
-      if (starts.length > 0) buffer[used++] = COMMA;
-      starts.push(used);
-      used += buffer.write(record, used, size, 'utf8');
-    },
-    finish() {
-      close();
-      const done = batches;
-      batches = [];
-      return done;
-    },
-  };
-}
-
-/** Splits serialized records into bodies; see {@link createBatchBuilder}. */
 export function splitIntoBatches(
   records: readonly string[],
-  envelope: Buffer,
+  envelopeBytes: number,
   maxBodyBytes: number,
   onOversize: (record: string) => void,
 ): Batch[] {
-  const builder = createBatchBuilder(envelope, maxBodyBytes, onOversize);
-  for (const record of records) builder.add(record);
-  return builder.finish();
+  const budget = maxBodyBytes - envelopeBytes;
+  const batches: Batch[] = [];
+  let current: string[] = [];
+  let sizes: number[] = [];
+  let used = 0;
+  for (const record of records) {
+    const size = Buffer.byteLength(record);
+    if (size > budget) {
+      onOversize(record);
+      continue;
+    }
+    const separator = current.length > 0 ? 1 : 0;
+    if (used + separator + size > budget) {
+      batches.push({ records: current, sizes });
+      current = [record];
+      sizes = [size];
+      used = size;
+    } else {
+      current.push(record);
+      sizes.push(size);
+      used += separator + size;
+    }
+  }
+  if (current.length > 0) batches.push({ records: current, sizes });
+  return batches;
 }
 
-/** Number of records in a batch. */
-export function countOf(batch: Batch): number {
-  return batch.starts.length;
+/** Records `start` (inclusive) to `end` (exclusive) of a batch, as a batch. */
+export function sliceBatch(batch: Batch, start: number, end: number): Batch {
+  return { records: batch.records.slice(start, end), sizes: batch.sizes.slice(start, end) };
 }
 
-/** Records `from` (inclusive) to `to` (exclusive) of a batch, as a body of their own. */
-export function sliceBatch(batch: Batch, from: number, to: number): Batch {
-  const { body, starts } = batch;
-  const envelope = body.subarray(0, starts[0]);
-  const start = starts[from] as number;
-  const end = to < starts.length ? (starts[to] as number) - 1 : body.length - CLOSE.length;
-  return {
-    body: Buffer.concat([envelope, body.subarray(start, end), CLOSE]),
-    starts: starts.slice(from, to).map((s) => s - start + envelope.length),
-  };
-}
-
-/** The serialized records of a batch, as strings (for tests and diagnostics). */
-export function recordsOf(batch: Batch): string[] {
-  const { body, starts } = batch;
-  return starts.map((start, i) =>
-    body.toString(
-      'utf8',
-      start,
-      i + 1 < starts.length ? (starts[i + 1] as number) - 1 : body.length - CLOSE.length,
-    ),
-  );
+/** Bytes the envelope adds to a body: its prefix plus the closing `]}`. */
+export function envelopeBytes(prefix: Buffer): number {
+  return prefix.length + 2;
 }

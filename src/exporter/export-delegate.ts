@@ -6,7 +6,7 @@ import { createHttpTransport } from '../transport/http-transport.js';
 import { createRetryingTransport } from '../transport/retrying-transport.js';
 import { VERSION } from '../version.js';
 import { createBatchSender } from './batch-sender.js';
-import { createBatchBuilder } from './batch-splitter.js';
+import { envelopeBytes, splitIntoBatches } from './batch-splitter.js';
 import { createCircuitBreaker } from './circuit-breaker.js';
 import { createExportOutcome, type ExportOutcome } from './export-outcome.js';
 import { createExportStats } from './export-stats.js';
@@ -111,20 +111,25 @@ export function createExportDelegate(
     }
 
     const key = `${decision.username}/${uuid}`;
+    const envelope = Buffer.from(serializer.envelopePrefix(uuid, profile.resourceJson));
     const target = {
       key,
       path: `${pathPrefix}/u/${encodeURIComponent(decision.username)}/resources/${uuid}/logs/`,
+      envelope,
     };
-    const envelope = Buffer.from(serializer.envelopePrefix(uuid, profile.resourceJson));
-    const builder = createBatchBuilder(envelope, config.maxBatchBytes, () => {
-      const error = new ReslogError(
-        ErrorCodes.OVERSIZE,
-        `a record is larger than maxBatchBytes (${config.maxBatchBytes})`,
-      );
-      outcome.drop('oversize', 1, { target: key, error });
-    });
-    for (const record of records) builder.add(serializer.record(record));
-    const batches = builder.finish();
+    const serialized = records.map((record) => serializer.record(record));
+    const batches = splitIntoBatches(
+      serialized,
+      envelopeBytes(envelope),
+      config.maxBatchBytes,
+      () => {
+        const error = new ReslogError(
+          ErrorCodes.OVERSIZE,
+          `a record is larger than maxBatchBytes (${config.maxBatchBytes})`,
+        );
+        outcome.drop('oversize', 1, { target: key, error });
+      },
+    );
     await Promise.all(
       batches.map((batch) => scheduler.run(key, () => sendBatch(target, batch, deadline, outcome))),
     );
