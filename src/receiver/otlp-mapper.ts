@@ -36,6 +36,8 @@ export function fromAnyValue(value: AnyValue | undefined): unknown {
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.boolValue !== undefined) return value.boolValue;
   if (value.intValue !== undefined) {
+    // Only a number or a decimal string is an int64; an object could not even be converted.
+    if (typeof value.intValue !== 'number' && typeof value.intValue !== 'string') return null;
     const n = Number(value.intValue);
     return Number.isSafeInteger(n) ? n : String(value.intValue);
   }

@@ -75,4 +75,22 @@ describe('regressions found by the reliability suite', () => {
     ]);
     expect(logs[0].level).toBe('info');
   });
+
+  it('OTLP: an intValue that is an object (even one without toString) is null, not a 500', async () => {
+    app = receiver();
+    const response = await otlp({
+      resourceLogs: [
+        {
+          resource: {
+            attributes: [{ key: 'a', value: { intValue: [{ toString: null }] } }],
+          },
+          scopeLogs: [{ logRecords: [{ body: { intValue: { toString: null } } }] }],
+        },
+      ],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const [log] = (await readLogs(app)).json().logs;
+    expect(log.message).toBe('');
+    expect(log.resource).toEqual({ a: null });
+  });
 });
