@@ -136,6 +136,9 @@ async function main() {
     t: number;
     acknowledged: number;
     appRss: number;
+    /** V8 heap and off-heap (Buffers, zlib) of the app, to tell a leak from allocator growth. */
+    appHeapUsed: number;
+    appExternal: number;
     receiverRss: number;
     rate: number;
   }[] = [];
@@ -156,6 +159,8 @@ async function main() {
         t: Math.round((now - start) / 1000),
         acknowledged,
         appRss: process.memoryUsage().rss,
+        appHeapUsed: process.memoryUsage().heapUsed,
+        appExternal: process.memoryUsage().external,
         receiverRss: receiverRss(receiver.pid),
         rate: ((acknowledged - lastSample.acknowledged) * 1000) / (now - lastSample.at),
       });
@@ -210,6 +215,8 @@ async function main() {
     samples: samples.map((s) => ({
       ...s,
       appRss: mib(s.appRss),
+      appHeapUsed: mib(s.appHeapUsed),
+      appExternal: mib(s.appExternal),
       receiverRss: mib(s.receiverRss),
       rate: Math.round(s.rate),
     })),
