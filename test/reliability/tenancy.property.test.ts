@@ -55,7 +55,10 @@ function roleOf(w: World, index: number, user: User): Role | undefined {
   return r.shares[user];
 }
 
-async function run(w: World, requests: (typeof request extends fc.Arbitrary<infer T> ? T : never)[]) {
+async function run(
+  w: World,
+  requests: (typeof request extends fc.Arbitrary<infer T> ? T : never)[],
+) {
   const app = buildReceiver({
     seed: {
       accounts: USERS.map((username) => ({ username, api_keys: [keyOf(username)] })),
