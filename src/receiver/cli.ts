@@ -20,6 +20,8 @@ const USAGE = `Usage: reslog-receiver [options]
   --rate-limit N           requests/s per key [RESLOG_RECEIVER_RATE_LIMIT]
   --rate-burst N           [RESLOG_RECEIVER_RATE_BURST]
   --max-in-flight N        [RESLOG_RECEIVER_MAX_IN_FLIGHT]
+  --headers-timeout-millis N  time to send all headers, at most 10000 [RESLOG_RECEIVER_HEADERS_TIMEOUT_MILLIS]
+  --request-timeout-millis N  time to send the whole request, at most 30000 [RESLOG_RECEIVER_REQUEST_TIMEOUT_MILLIS]
   --alert-window-seconds N log alerts coalescing window [RESLOG_RECEIVER_ALERT_WINDOW_SECONDS] (default 60)
   --health-failures-until-down N  failed probes that make a resource down [RESLOG_RECEIVER_HEALTH_FAILURES_UNTIL_DOWN] (default 3)
 `;
@@ -33,6 +35,8 @@ const LIMIT_FLAGS: Record<string, [keyof ReceiverLimits, string]> = {
   'rate-limit': ['rateLimitPerSecond', 'RESLOG_RECEIVER_RATE_LIMIT'],
   'rate-burst': ['rateLimitBurst', 'RESLOG_RECEIVER_RATE_BURST'],
   'max-in-flight': ['maxInFlight', 'RESLOG_RECEIVER_MAX_IN_FLIGHT'],
+  'headers-timeout-millis': ['headersTimeoutMillis', 'RESLOG_RECEIVER_HEADERS_TIMEOUT_MILLIS'],
+  'request-timeout-millis': ['requestTimeoutMillis', 'RESLOG_RECEIVER_REQUEST_TIMEOUT_MILLIS'],
 };
 
 function integer(name: string, text: string): number {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -124,5 +125,28 @@ describe('reslog-receiver CLI', () => {
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(stderr).toMatch(/package\.json: invalid seed: name: unknown field/);
+  });
+
+  it('cuts off a client that sends its headers too slowly, with the timeout from the flag or env', async () => {
+    for (const [args, env] of [
+      [['--headers-timeout-millis', '400'], {}],
+      [[], { RESLOG_RECEIVER_HEADERS_TIMEOUT_MILLIS: '400' }],
+    ] as const) {
+      const { url, child } = await start(['--port', '0', '--log-level', 'silent', ...args], env);
+      const { hostname, port } = new URL(url);
+      const started = Date.now();
+      const closed = await new Promise<number>((resolve) => {
+        const socket = connect(Number(port), hostname, () => {
+          // A slowloris client: a request line and never the end of the headers.
+          socket.write('POST /u/alice/resources/x/logs/ HTTP/1.1\r\nHost: x\r\n');
+        });
+        socket.on('error', () => undefined);
+        socket.resume(); // read the 408, so that 'close' can follow the server's end
+        socket.on('close', () => resolve(Date.now() - started));
+      });
+      // Well before the 10 s default; the receiver checks timeouts at least every second.
+      expect(closed).toBeLessThan(3_000);
+      child.kill('SIGTERM');
+    }
   });
 });
