@@ -1,11 +1,11 @@
 import { type DiagLogger, DiagLogLevel, diag } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResourceLogExporter } from '../../src/index.js';
+import { CHECKOUT } from '../helpers/component.js';
 import { type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
 import { exportOnce, logRecord } from '../helpers/records.js';
 
 const API_KEY = 'alice-secret-key-0000000042';
-const CHECKOUT = '6f1d2c3b-8a4e-4f5a-9b6c-7d8e9f0a1b2c';
 
 function collectingLogger() {
   const lines: { level: string; message: string }[] = [];

@@ -1,19 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ResourceLogExporter } from '../../src/index.js';
+import { BILLING, CHECKOUT, cleanUpAfterEach } from '../helpers/component.js';
 import { type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
 import { exportOnce, logRecord, resource } from '../helpers/records.js';
 
 const API_KEY = 'alice-dev-key-0000000001';
-const CHECKOUT = '6f1d2c3b-8a4e-4f5a-9b6c-7d8e9f0a1b2c';
-const BILLING = '0b7c5a2e-1d3f-4e6a-8b9c-0d1e2f3a4b5c';
 
 let server: IngestServer;
 let exporter: ResourceLogExporter | undefined;
-afterEach(async () => {
-  await exporter?.shutdown();
-  exporter = undefined;
-  await server?.close();
-});
+cleanUpAfterEach(() => ({ exporter, server }));
 
 describe('the ingest request', () => {
   it('POSTs gzip JSON per resource to /u/<owner>/resources/<uuid>/logs/ with the API key', async () => {

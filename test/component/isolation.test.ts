@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ResourceLogExporter } from '../../src/index.js';
+import { cleanUpAfterEach } from '../helpers/component.js';
 import { accept, type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
 import { exportOnce, logRecord, resource } from '../helpers/records.js';
 
@@ -9,11 +10,7 @@ const HEALTHY = '33333333-3333-4333-8333-333333333333';
 
 let server: IngestServer;
 let exporter: ResourceLogExporter | undefined;
-afterEach(async () => {
-  await exporter?.shutdown();
-  exporter = undefined;
-  await server?.close();
-});
+cleanUpAfterEach(() => ({ exporter, server }));
 
 describe('targets are isolated', () => {
   it('delivers a healthy target while another stalls and a third fails', async () => {

@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ResourceLogExporter } from '../../src/index.js';
+import { CHECKOUT, cleanUpAfterEach } from '../helpers/component.js';
 import { createIdempotentStore } from '../helpers/idempotent-store.js';
 import { type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
 import { exportOnce, logRecord } from '../helpers/records.js';
 
 const API_KEY = 'alice-dev-key-0000000001';
-const CHECKOUT = '6f1d2c3b-8a4e-4f5a-9b6c-7d8e9f0a1b2c';
 
 let server: IngestServer;
 let exporter: ResourceLogExporter | undefined;
-afterEach(async () => {
-  await exporter?.shutdown();
-  exporter = undefined;
-  await server?.close();
-});
+cleanUpAfterEach(() => ({ exporter, server }));
 
 function newExporter(options: Partial<ConstructorParameters<typeof ResourceLogExporter>[0]> = {}) {
   exporter = new ResourceLogExporter({
