@@ -27,18 +27,7 @@ export interface ReceiverResource {
   collaborators: { username: string; role: string }[];
 }
 
-export interface ReadLogsQuery {
-  since?: string;
-  until?: string;
-  level?: string;
-  q?: string;
-  trace_id?: string;
-  /** 1–1000. @default 100 */
-  limit?: number;
-  /** @default 'desc' */
-  order?: 'asc' | 'desc';
-  cursor?: string;
-}
+export type { ReadLogsQuery } from '../receiver/routes/read-routes.js';
 
 export interface ReceivedLog {
   id: number;

@@ -11,13 +11,17 @@ import {
   storedLogSchema,
 } from './schemas.js';
 
-interface ReadQuery {
+/** Query of `GET /u/{username}/resources/{uuid}/logs/` (docs/receiver.md). */
+export interface ReadLogsQuery {
   since?: string;
   until?: string;
+  /** Minimum level. */
   level?: string;
   q?: string;
   trace_id?: string;
+  /** 1–1000. @default 100 */
   limit?: number;
+  /** @default 'desc' */
   order?: 'asc' | 'desc';
   cursor?: string;
 }
@@ -71,7 +75,7 @@ export async function readRoutes(app: FastifyInstance) {
   const listLogs = async (request: FastifyRequest) => {
     const access = request.access;
     if (!access) throw new Error('read route ran without resourceAccess');
-    const query = request.query as ReadQuery;
+    const query = request.query as ReadLogsQuery;
     const order = query.order ?? 'desc';
     let minLevel: Level | undefined;
     if (query.level !== undefined) {
