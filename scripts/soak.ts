@@ -6,12 +6,18 @@
  * zero loss and zero duplicates. Exits 1 when a criterion fails.
  *
  *   npm run soak -- --minutes 10 [--out results.json] [--rate N]
+ *
+ * Both processes run with V8's young generation pinned ({@link YOUNG_GENERATION}; the npm
+ * script passes the same flags to this process): by default V8 grows it in steps, up to
+ * 2 × 64 MiB on this machine, whenever the allocation rate asks for it, which shows up as RSS
+ * growth with a flat heap — memory kept, not leaked (docs/reliability.md, "Soak").
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
 import { ResourceLogExporter } from '../dist/index.js';
@@ -28,6 +34,11 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
+/** Semi-spaces of 16 MiB from the start: the young generation never resizes. */
+const YOUNG_GENERATION = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+if (!YOUNG_GENERATION.every((flag) => process.execArgv.includes(flag))) {
+  throw new Error(`run the soak through \`npm run soak\` (node ${YOUNG_GENERATION.join(' ')})`);
+}
 const minutes = Number(values.minutes);
 if (!(minutes > 0 && minutes <= 120)) throw new Error('--minutes must be in (0, 120]');
 const durationMillis = minutes * 60_000;
@@ -67,6 +78,15 @@ function receiverRss(pid: number): number {
   return match?.[1] ? Number(match[1]) * 1024 : 0;
 }
 
+/** The receiver's V8 heap in use, from its `/metrics`. */
+async function receiverHeapUsed(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^nodejs_heap_size_used_bytes (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
+const newSpaceBytes = () =>
+  getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+
 const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -87,6 +107,7 @@ async function main() {
       '1000000',
     ],
     ADMIN,
+    YOUNG_GENERATION,
   );
   const exporter = new ResourceLogExporter({
     baseUrl: receiver.url,
@@ -140,8 +161,10 @@ async function main() {
     appHeapUsed: number;
     appExternal: number;
     receiverRss: number;
+    receiverHeapUsed: number;
     rate: number;
   }[] = [];
+  const youngGenerationAtStart = newSpaceBytes();
   const start = Date.now();
   const tickMillis = 50;
   let due = 0;
@@ -162,6 +185,7 @@ async function main() {
         appHeapUsed: process.memoryUsage().heapUsed,
         appExternal: process.memoryUsage().external,
         receiverRss: receiverRss(receiver.pid),
+        receiverHeapUsed: await receiverHeapUsed(receiver.url),
         rate: ((acknowledged - lastSample.acknowledged) * 1000) / (now - lastSample.at),
       });
       lastSample = { at: now, acknowledged };
@@ -210,6 +234,8 @@ async function main() {
       afterWarmup: mib(median(head.map((s) => s.receiverRss))),
       end: mib(median(tail.map((s) => s.receiverRss))),
     },
+    /** V8's new space of the app at the start of the soak and at its end: pinned, so equal. */
+    appYoungGenerationMiB: { start: mib(youngGenerationAtStart), end: mib(newSpaceBytes()) },
     appRssGrowth: Math.round(growth((s) => s.appRss) * 1000) / 1000,
     receiverRssGrowth: Math.round(growth((s) => s.receiverRss) * 1000) / 1000,
     samples: samples.map((s) => ({
@@ -218,6 +244,7 @@ async function main() {
       appHeapUsed: mib(s.appHeapUsed),
       appExternal: mib(s.appExternal),
       receiverRss: mib(s.receiverRss),
+      receiverHeapUsed: mib(s.receiverHeapUsed),
       rate: Math.round(s.rate),
     })),
   };

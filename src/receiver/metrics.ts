@@ -81,8 +81,32 @@ export function createMetrics(): ReceiverMetrics {
         '# HELP reslog_receiver_faults_fired_total Injected faults that fired.',
         '# TYPE reslog_receiver_faults_fired_total counter',
         `reslog_receiver_faults_fired_total ${faults}`,
+        ...memoryGauges(),
       );
       return `${lines.join('\n')}\n`;
     },
   };
+}
+
+/**
+ * The process's memory under the names prom-client's default metrics use, so a dashboard (or
+ * the soak, scripts/soak.ts) can tell a growing heap from memory the process merely keeps.
+ */
+function memoryGauges(): string[] {
+  const memory = process.memoryUsage();
+  const gauges: [string, string, number][] = [
+    ['process_resident_memory_bytes', 'Resident memory size in bytes.', memory.rss],
+    ['nodejs_heap_size_total_bytes', 'V8 heap reserved, in bytes.', memory.heapTotal],
+    ['nodejs_heap_size_used_bytes', 'V8 heap in use, in bytes.', memory.heapUsed],
+    [
+      'nodejs_external_memory_bytes',
+      'Memory of C++ objects bound to JavaScript objects (Buffers), in bytes.',
+      memory.external,
+    ],
+  ];
+  return gauges.flatMap(([name, help, value]) => [
+    `# HELP ${name} ${help}`,
+    `# TYPE ${name} gauge`,
+    `${name} ${value}`,
+  ]);
 }

@@ -204,6 +204,8 @@ describe('idempotency, admin API, faults, journal, wait and metrics', () => {
     await post(app, { message: 'x' }, { key: KEYS.carol });
     const metrics = await app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.headers['content-type']).toContain('text/plain');
+    expect(metrics.body).toMatch(/^process_resident_memory_bytes [1-9]\d*$/m);
+    expect(metrics.body).toMatch(/^nodejs_heap_size_used_bytes [1-9]\d*$/m);
     expect(metrics.body).toContain('reslog_receiver_records_accepted_total 1');
     expect(metrics.body).toContain(
       'reslog_receiver_records_rejected_total{code="invalid_level"} 1',

@@ -42,9 +42,11 @@ export interface ReceiverProcess {
 export async function startReceiverProcess(
   args: readonly string[],
   adminToken: string,
+  /** Options for Node itself, before the script (e.g. V8 heap flags). */
+  nodeArgs: readonly string[] = [],
 ): Promise<ReceiverProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
-  const child = spawn(NODE, [CLI, '--host', '127.0.0.1', '--port', '0', ...args], {
+  const child = spawn(NODE, [...nodeArgs, CLI, '--host', '127.0.0.1', '--port', '0', ...args], {
     cwd: ROOT,
     env: { ...process.env, RESLOG_ADMIN_TOKEN: adminToken },
     stdio: ['ignore', 'pipe', 'pipe'],
