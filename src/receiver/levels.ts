@@ -20,6 +20,13 @@ export function levelRank(level: Level): number {
   return LEVELS.indexOf(level) + 1;
 }
 
+/** The level of a stored rank (the inverse of `levelRank`). */
+export function levelOfRank(rank: number): Level {
+  const level = LEVELS[rank - 1];
+  if (level === undefined) throw new Error(`no level has rank ${rank}`);
+  return level;
+}
+
 /**
  * Level of an OpenTelemetry severity number (1–8 debug, 9–12 info, 13–16 warning,
  * 17–20 error, 21–24 critical), as the exporter maps it.

@@ -154,6 +154,35 @@ describe('ingest and read-back', () => {
     ]);
   });
 
+  it('stores every record of a batch bigger than one multi-row insert, in order', async () => {
+    const logs = Array.from({ length: 123 }, (_, i) => ({
+      ts: `2026-11-21T04:15:27.${String(i).padStart(9, '0')}Z`,
+      level: i % 2 ? 'error' : 'info',
+      message: `record ${i}`,
+      ...(i % 3 === 0 ? { attributes: { i }, trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' } : {}),
+      ...(i % 5 === 0 ? { custom: i } : {}),
+    }));
+    const response = await post(app, { sdk: 'bulk', resource: { r: 1 }, logs });
+    expect(response.json()).toMatchObject({ accepted: 123, rejected: 0 });
+    const stored = (await readLogs(app, '?order=asc&limit=1000')).json().logs;
+    expect(stored).toHaveLength(123);
+    stored.forEach((log: Record<string, unknown>, i: number) => {
+      expect(log).toMatchObject({
+        message: `record ${i}`,
+        level: i % 2 ? 'error' : 'info',
+        attributes: i % 3 === 0 ? { i } : {},
+        trace_id: i % 3 === 0 ? '4bf92f3577b34da6a3ce929d0e0e4736' : null,
+        unknown_fields: i % 5 === 0 ? { custom: i } : {},
+        resource: { r: 1 },
+        sdk: 'bulk',
+      });
+    });
+    const traced = (
+      await readLogs(app, '?trace_id=4bf92f3577b34da6a3ce929d0e0e4736&limit=1000')
+    ).json();
+    expect(traced.logs).toHaveLength(41);
+  });
+
   it('accepts gzip bodies', async () => {
     const response = await post(app, { logs: [{ message: 'zipped' }] }, { gzip: true });
     expect(response.statusCode).toBe(202);

@@ -32,6 +32,7 @@ export function createStore(path: string, now: () => string): Store {
     'health_events',
     'idempotency_records',
     'logs',
+    'ingests',
     'notification_settings',
     'collaborators',
     'resources',

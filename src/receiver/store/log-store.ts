@@ -1,5 +1,5 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { type Level, levelRank } from '../levels.js';
+import { type Level, levelOfRank, levelRank } from '../levels.js';
 import { formatTimestamp } from '../timestamps.js';
 
 /** One validated log record, ready to store. */
@@ -77,7 +77,7 @@ export interface LogPage {
 interface LogRow {
   id: number;
   ts_ns: string;
-  level: Level;
+  level_rank: number;
   severity_number: number | null;
   message: string;
   logger: string | null;
@@ -89,7 +89,7 @@ interface LogRow {
   observed_ts_ns: string | null;
   event_name: string | null;
   record_id: string | null;
-  unknown_fields: string;
+  unknown_fields: string | null;
   resource_attrs: string;
   sdk: string | null;
   sdk_version: string | null;
@@ -97,9 +97,25 @@ interface LogRow {
   request_id: string;
 }
 
-const SELECT_COLUMNS = `id, CAST(ts_ns AS TEXT) AS ts_ns, level, severity_number, message, logger,
-  attributes, extra, body, trace_id, span_id, CAST(observed_ts_ns AS TEXT) AS observed_ts_ns,
-  event_name, record_id, unknown_fields, resource_attrs, sdk, sdk_version, received_at, request_id`;
+const SELECT_COLUMNS = `l.id, CAST(l.ts_ns AS TEXT) AS ts_ns, l.level_rank, l.severity_number,
+  l.message, l.logger, l.attributes, l.extra, l.body, l.trace_id, l.span_id,
+  CAST(l.observed_ts_ns AS TEXT) AS observed_ts_ns, l.event_name, l.record_id, l.unknown_fields,
+  i.resource_attrs, i.sdk, i.sdk_version, i.received_at, i.request_id`;
+
+const INSERT_COLUMNS = `resource_id, ingest_id, ts_ns, level_rank, severity_number, message,
+  logger, attributes, extra, body, trace_id, span_id, observed_ts_ns, event_name, record_id,
+  unknown_fields`;
+const PARAMS_PER_ROW = 16;
+/**
+ * Rows per INSERT statement: each `run()` crosses from JS into SQLite once, so a multi-row
+ * statement pays that and the statement's own overhead once per chunk instead of per row.
+ */
+const ROWS_PER_INSERT = 50;
+
+function insertSql(rows: number): string {
+  const row = `(${new Array(PARAMS_PER_ROW).fill('?').join(', ')})`;
+  return `INSERT INTO logs (${INSERT_COLUMNS}) VALUES ${new Array(rows).fill(row).join(', ')}`;
+}
 
 function parseJson(text: string | null): unknown {
   return text === null ? null : JSON.parse(text);
@@ -109,7 +125,7 @@ function toStoredLog(row: LogRow): StoredLog {
   return {
     id: row.id,
     ts: formatTimestamp(BigInt(row.ts_ns)),
-    level: row.level,
+    level: levelOfRank(row.level_rank),
     severity_number: row.severity_number,
     message: row.message,
     logger: row.logger,
@@ -121,7 +137,10 @@ function toStoredLog(row: LogRow): StoredLog {
     observed_ts: row.observed_ts_ns === null ? null : formatTimestamp(BigInt(row.observed_ts_ns)),
     event_name: row.event_name,
     record_id: row.record_id,
-    unknown_fields: JSON.parse(row.unknown_fields) as Record<string, unknown>,
+    unknown_fields:
+      row.unknown_fields === null
+        ? {}
+        : (JSON.parse(row.unknown_fields) as Record<string, unknown>),
     resource: JSON.parse(row.resource_attrs) as Record<string, unknown>,
     sdk: row.sdk,
     sdk_version: row.sdk_version,
@@ -130,50 +149,89 @@ function toStoredLog(row: LogRow): StoredLog {
   };
 }
 
+/** Whether an object has no own enumerable keys, without building the key array. */
+function isEmpty(value: Record<string, unknown>): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
 export type LogStore = ReturnType<typeof createLogStore>;
 
 export function createLogStore(db: DatabaseSync) {
-  const insert = db.prepare(
-    `INSERT INTO logs (resource_id, ts_ns, level_rank, level, severity_number, message, logger,
-       attributes, extra, body, trace_id, span_id, observed_ts_ns, event_name, record_id,
-       unknown_fields, resource_attrs, sdk, sdk_version, received_at, request_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insertIngest = db.prepare(
+    `INSERT INTO ingests (resource_id, resource_attrs, sdk, sdk_version, received_at, request_id)
+     VALUES (?, ?, ?, ?, ?, ?)`,
   );
+  const insertChunk = db.prepare(insertSql(ROWS_PER_INSERT));
+  const insertOne = db.prepare(insertSql(1));
   const count = db.prepare('SELECT COUNT(*) AS n FROM logs WHERE resource_id = ?');
   const newest = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM logs');
   // Queries differ only in which filters are present: cache one statement per shape.
   const queries = new Map<string, StatementSync>();
+  // Reused between calls: filled in place, so a chunk allocates no new array.
+  const chunkParams: SQLInputValue[] = new Array(PARAMS_PER_ROW * ROWS_PER_INSERT).fill(null);
+  const oneParams: SQLInputValue[] = new Array(PARAMS_PER_ROW).fill(null);
 
   const stringify = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
+  function fill(
+    params: SQLInputValue[],
+    at: number,
+    resourceId: number,
+    ingestId: number,
+    log: NewLog,
+  ) {
+    params[at] = resourceId;
+    params[at + 1] = ingestId;
+    params[at + 2] = log.tsNs;
+    params[at + 3] = levelRank(log.level);
+    params[at + 4] = log.severityNumber;
+    params[at + 5] = log.message;
+    params[at + 6] = log.logger;
+    params[at + 7] = JSON.stringify(log.attributes);
+    params[at + 8] = stringify(log.extra);
+    params[at + 9] = stringify(log.body);
+    params[at + 10] = log.traceId;
+    params[at + 11] = log.spanId;
+    params[at + 12] = log.observedTsNs;
+    params[at + 13] = log.eventName;
+    params[at + 14] = log.recordId;
+    params[at + 15] = isEmpty(log.unknownFields) ? null : JSON.stringify(log.unknownFields);
+  }
+
   return {
-    /** Inserts records of one resource; call inside the request's transaction. */
+    /**
+     * Inserts records of one resource with their request's envelope (stored once, in
+     * `ingests`); call inside the request's transaction.
+     */
     insert(resourceId: number, logs: readonly NewLog[], envelope: LogEnvelope): void {
-      const resourceJson = JSON.stringify(envelope.resource);
-      for (const log of logs) {
-        insert.run(
+      if (logs.length === 0) return;
+      const ingestId = Number(
+        insertIngest.run(
           resourceId,
-          log.tsNs,
-          levelRank(log.level),
-          log.level,
-          log.severityNumber,
-          log.message,
-          log.logger,
-          JSON.stringify(log.attributes),
-          stringify(log.extra),
-          stringify(log.body),
-          log.traceId,
-          log.spanId,
-          log.observedTsNs,
-          log.eventName,
-          log.recordId,
-          JSON.stringify(log.unknownFields),
-          resourceJson,
+          JSON.stringify(envelope.resource),
           envelope.sdk,
           envelope.sdkVersion,
           envelope.receivedAt,
           envelope.requestId,
-        );
+        ).lastInsertRowid,
+      );
+      let index = 0;
+      for (; index + ROWS_PER_INSERT <= logs.length; index += ROWS_PER_INSERT) {
+        for (let row = 0; row < ROWS_PER_INSERT; row++) {
+          fill(
+            chunkParams,
+            row * PARAMS_PER_ROW,
+            resourceId,
+            ingestId,
+            logs[index + row] as NewLog,
+          );
+        }
+        insertChunk.run(...chunkParams);
+      }
+      for (; index < logs.length; index++) {
+        fill(oneParams, 0, resourceId, ingestId, logs[index] as NewLog);
+        insertOne.run(...oneParams);
       }
     },
 
@@ -187,36 +245,39 @@ export function createLogStore(db: DatabaseSync) {
      */
     query(resourceId: number, query: LogQuery): LogPage {
       const maxId = query.maxId ?? (newest.get() as { id: number }).id;
-      const where = ['resource_id = ?', 'id <= ?'];
+      const where = ['l.resource_id = ?', 'l.id <= ?'];
       const params: SQLInputValue[] = [resourceId, maxId];
       if (query.sinceNs !== undefined) {
-        where.push('ts_ns >= ?');
+        where.push('l.ts_ns >= ?');
         params.push(query.sinceNs);
       }
       if (query.untilNs !== undefined) {
-        where.push('ts_ns < ?');
+        where.push('l.ts_ns < ?');
         params.push(query.untilNs);
       }
       if (query.minLevel !== undefined) {
-        where.push('level_rank >= ?');
+        where.push('l.level_rank >= ?');
         params.push(levelRank(query.minLevel));
       }
       if (query.q !== undefined && query.q !== '') {
-        where.push('instr(lower(message), lower(?)) > 0');
+        where.push('instr(lower(l.message), lower(?)) > 0');
         params.push(query.q);
       }
       if (query.traceId !== undefined) {
-        where.push('trace_id = ?');
+        where.push('l.trace_id = ?');
         params.push(query.traceId);
       }
       const op = query.order === 'asc' ? '>' : '<';
       if (query.after) {
-        where.push(`(ts_ns ${op} ? OR (ts_ns = ? AND id ${op} ?))`);
+        where.push(`(l.ts_ns ${op} ? OR (l.ts_ns = ? AND l.id ${op} ?))`);
         params.push(query.after.tsNs, query.after.tsNs, query.after.id);
       }
       const direction = query.order === 'asc' ? 'ASC' : 'DESC';
-      const sql = `SELECT ${SELECT_COLUMNS} FROM logs WHERE ${where.join(' AND ')}
-        ORDER BY ts_ns ${direction}, id ${direction} LIMIT ?`;
+      // CROSS JOIN keeps logs the outer loop: the page is read in index order from
+      // logs_resource_ts and each row looks its ingest up by primary key.
+      const sql = `SELECT ${SELECT_COLUMNS} FROM logs l CROSS JOIN ingests i ON i.id = l.ingest_id
+        WHERE ${where.join(' AND ')}
+        ORDER BY l.ts_ns ${direction}, l.id ${direction} LIMIT ?`;
       params.push(query.limit + 1);
       let statement = queries.get(sql);
       if (!statement) {

@@ -164,6 +164,76 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_ms);
     `,
   },
+  {
+    version: 3,
+    name: 'narrower log rows: one ingests row per request holds its envelope',
+    sql: `
+      -- Issue 7: a request's envelope (resource attributes, sdk, sdk_version, received_at,
+      -- request_id) was repeated on each of its rows; now it is stored once per commit.
+      -- No foreign key from logs to ingests: it would need an index on logs(ingest_id) for
+      -- deletes; both tables cascade with their resource instead.
+      CREATE TABLE ingests (
+        id INTEGER PRIMARY KEY,
+        resource_id INTEGER NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+        resource_attrs TEXT NOT NULL,
+        sdk TEXT,
+        sdk_version TEXT,
+        received_at TEXT NOT NULL,
+        request_id TEXT NOT NULL
+      );
+      -- Request ids restart with the process: a request is its whole envelope, not its id.
+      INSERT INTO ingests (resource_id, resource_attrs, sdk, sdk_version, received_at, request_id)
+        SELECT resource_id, resource_attrs, sdk, sdk_version, received_at, request_id FROM logs
+        GROUP BY resource_id, request_id, received_at, resource_attrs, sdk, sdk_version
+        ORDER BY MIN(id);
+      CREATE INDEX ingests_envelope ON ingests(resource_id, request_id, received_at);
+      -- level is derived from level_rank; unknown_fields is NULL when there are none.
+      CREATE TABLE logs_v3 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        resource_id INTEGER NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+        ingest_id INTEGER NOT NULL,
+        ts_ns INTEGER NOT NULL,
+        level_rank INTEGER NOT NULL,
+        severity_number INTEGER,
+        message TEXT NOT NULL,
+        logger TEXT,
+        attributes TEXT NOT NULL,
+        extra TEXT,
+        body TEXT,
+        trace_id TEXT,
+        span_id TEXT,
+        observed_ts_ns INTEGER,
+        event_name TEXT,
+        record_id TEXT,
+        unknown_fields TEXT
+      );
+      INSERT INTO logs_v3 (id, resource_id, ingest_id, ts_ns, level_rank, severity_number,
+          message, logger, attributes, extra, body, trace_id, span_id, observed_ts_ns,
+          event_name, record_id, unknown_fields)
+        SELECT l.id, l.resource_id, i.id, l.ts_ns, l.level_rank, l.severity_number, l.message,
+          l.logger, l.attributes, l.extra, l.body, l.trace_id, l.span_id, l.observed_ts_ns,
+          l.event_name, l.record_id, NULLIF(l.unknown_fields, '{}')
+        FROM logs l JOIN ingests i
+          ON i.resource_id = l.resource_id AND i.request_id = l.request_id
+          AND i.received_at = l.received_at AND i.resource_attrs = l.resource_attrs
+          AND i.sdk IS l.sdk AND i.sdk_version IS l.sdk_version
+        ORDER BY l.id;
+      -- Keep the id sequence: ids of deleted logs are never handed out again.
+      DELETE FROM sqlite_sequence WHERE name = 'logs_v3';
+      INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'logs_v3', seq FROM sqlite_sequence WHERE name = 'logs';
+      DROP TABLE logs;
+      ALTER TABLE logs_v3 RENAME TO logs;
+      DROP INDEX ingests_envelope;
+      CREATE INDEX ingests_resource ON ingests(resource_id);
+      -- The rowid ends every index entry, so (resource_id, ts_ns) already orders by
+      -- (ts_ns, id); listing id as well stored it twice.
+      CREATE INDEX logs_resource_ts ON logs(resource_id, ts_ns);
+      -- trace_id = ? implies trace_id IS NOT NULL, so lookups use this partial index, and
+      -- logs without a trace (most of them) cost no index entry.
+      CREATE INDEX logs_resource_trace ON logs(resource_id, trace_id) WHERE trace_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** Brings the schema up to the newest version; returns the versions that were applied. */
