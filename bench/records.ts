@@ -74,7 +74,6 @@ export function ingestBody(records: readonly ReadableLogRecord[]): string {
     resource: RESOURCE_ATTRIBUTES,
     logs: records.map((record) => ({
       ts: isoNanos(record.hrTime[0], record.hrTime[1]),
-      level: 'info',
       severity_number: record.severityNumber,
       message: record.body,
       logger: record.instrumentationScope.name,

@@ -19,7 +19,7 @@ export interface LogSerializer {
 /** One element of `logs`, fields in wire order; `undefined` fields are left out. */
 interface LogJson {
   ts: string;
-  level: string;
+  level: string | undefined;
   severity_number: number | undefined;
   message: string;
   logger: string;
@@ -145,9 +145,11 @@ export function createLogSerializer(): LogSerializer {
         span.traceId !== INVALID_TRACE_ID &&
         span.spanId !== INVALID_SPAN_ID;
       const severity = record.severityNumber;
+      const level = levelOf(severity, record.severityText);
       const log: LogJson = {
         ts: formatTime(record.hrTime),
-        level: levelOf(severity, record.severityText),
+        // Left out when `info`, the contract's default (DESIGN.md §2): most records are info.
+        level: level === 'info' ? undefined : level,
         severity_number: isSeverityNumber(severity) ? severity : undefined,
         message,
         logger: record.instrumentationScope?.name ?? '',

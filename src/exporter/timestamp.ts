@@ -1,12 +1,14 @@
 import type { HrTime } from './otel-types.js';
 
-/** What a time outside the range of `Date` is sent as, in the same 9-digit format. */
-const EPOCH = '1970-01-01T00:00:00.000000000Z';
+/** What a time outside the range of `Date` is sent as. */
+const EPOCH = '1970-01-01T00:00:00.000Z';
 
 /**
- * Formats OpenTelemetry `HrTime` as RFC 3339 with nanosecond digits. The date-and-seconds
- * part is cached: records in a batch mostly share their second, so the common case is one
- * comparison and one concatenation instead of a `Date` allocation.
+ * Formats OpenTelemetry `HrTime` as RFC 3339 with the fewest of 3, 6 or 9 fractional digits
+ * that keep every nanosecond: a time taken from `Date.now()` (the SDK's default) is
+ * `…:27.123Z` as `toISOString` writes it, not `…:27.123000000Z`. The date-and-seconds part is
+ * cached: records in a batch mostly share their second, so the common case is one comparison
+ * and one concatenation instead of a `Date` allocation.
  */
 export function createTimestampFormatter(): (time: HrTime) => string {
   let cachedSecond = Number.NaN;
@@ -34,7 +36,13 @@ export function createTimestampFormatter(): (time: HrTime) => string {
       cachedPrefix = date.toISOString().slice(0, 19);
       cachedSecond = seconds;
     }
-    const digits = nanos >= 100_000_000 ? String(nanos) : String(nanos).padStart(9, '0');
-    return `${cachedPrefix}.${digits}Z`;
+    return `${cachedPrefix}.${fraction(nanos)}Z`;
   };
+}
+
+/** Digits of `nanos` (0 ≤ nanos < 1e9) after the decimal point: 3, 6 or 9 of them. */
+function fraction(nanos: number): string {
+  if (nanos % 1_000_000 === 0) return String(nanos / 1_000_000).padStart(3, '0');
+  if (nanos % 1_000 === 0) return String(nanos / 1_000).padStart(6, '0');
+  return String(nanos).padStart(9, '0');
 }

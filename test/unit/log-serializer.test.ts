@@ -78,8 +78,7 @@ describe('record fields', () => {
       }),
     ).toEqual({
       ts: '2026-11-21T04:15:27.123456789Z',
-      observed_ts: '2026-11-21T04:15:27.124000000Z',
-      level: 'info',
+      observed_ts: '2026-11-21T04:15:27.124Z',
       severity_number: 9,
       message: 'payment accepted',
       logger: 'checkout.http',
@@ -90,9 +89,9 @@ describe('record fields', () => {
     });
   });
 
-  it('writes ts with 9 nanosecond digits, zero-padded', () => {
+  it('writes ts with 3, 6 or 9 fractional digits, zero-padded', () => {
     expect(serialize({ hrTime: [1_795_234_527, 5] }).ts).toBe('2026-11-21T04:15:27.000000005Z');
-    expect(serialize({ hrTime: [0, 0] }).ts).toBe('1970-01-01T00:00:00.000000000Z');
+    expect(serialize({ hrTime: [0, 0] }).ts).toBe('1970-01-01T00:00:00.000Z');
   });
 
   it('takes level from severityNumber over severityText', () => {
@@ -106,7 +105,28 @@ describe('record fields', () => {
     const fromText = serialize({ severityNumber: undefined, severityText: 'WARN' });
     expect(fromText.level).toBe('warning');
     expect(fromText).not.toHaveProperty('severity_number');
-    expect(serialize({ severityNumber: undefined, severityText: undefined }).level).toBe('info');
+    // info is the contract's default level, so it is left out.
+    expect(serialize({ severityNumber: undefined, severityText: undefined })).not.toHaveProperty(
+      'level',
+    );
+  });
+
+  it('leaves out level exactly when it is info, the default the service applies', () => {
+    expect(serialize({ severityNumber: 9 })).not.toHaveProperty('level');
+    expect(serialize({ severityNumber: undefined, severityText: 'notice' })).not.toHaveProperty(
+      'level',
+    );
+    for (const [severityNumber, level] of [
+      [1, 'debug'],
+      [13, 'warning'],
+      [17, 'error'],
+      [21, 'critical'],
+    ] as const) {
+      expect(serialize({ severityNumber })).toMatchObject({
+        level,
+        severity_number: severityNumber,
+      });
+    }
   });
 
   it('sends an empty message when there is no body', () => {
@@ -212,7 +232,7 @@ describe('record fields', () => {
     ]);
     expect(parsed.logs.map((l) => [l.ts, l.observed_ts])).toEqual([
       ['2026-11-21T04:15:27.999999999Z', '2026-11-21T04:15:28.000000001Z'],
-      ['2026-11-21T04:15:28.000000000Z', '2026-11-21T04:15:27.000000002Z'],
+      ['2026-11-21T04:15:28.000Z', '2026-11-21T04:15:27.000000002Z'],
     ]);
   });
 });
