@@ -47,16 +47,17 @@ export function ingest(ctx: ReceiverContext, input: IngestInput): IngestResult {
   } else {
     logs = [];
     errors = [];
-    batch.records.forEach((raw, index) => {
-      const result = validateRecord(raw, index, receivedNs, ctx.limits);
+    const envelopeExtra =
+      Object.keys(batch.envelopeExtra).length > 0 ? batch.envelopeExtra : undefined;
+    const { records } = batch;
+    for (let index = 0; index < records.length; index++) {
+      const result = validateRecord(records[index], index, receivedNs, ctx.limits);
       if ('error' in result) errors.push(result.error);
       else {
-        if (Object.keys(batch.envelopeExtra).length > 0) {
-          result.log.unknownFields.$envelope = batch.envelopeExtra;
-        }
+        if (envelopeExtra) result.log.unknownFields.$envelope = envelopeExtra;
         logs.push(result.log);
       }
-    });
+    }
   }
 
   const result = ctx.store.transaction((): IngestResult => {

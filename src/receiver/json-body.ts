@@ -13,14 +13,19 @@ const gunzipAsync = promisify(gunzip);
 
 export interface DecodedBody {
   value: unknown;
-  /** SHA-256 (hex) of the decompressed bytes: what `Idempotency-Key` replays compare. */
-  digest: string;
+  /**
+   * SHA-256 (hex) of the decompressed bytes: what `Idempotency-Key` replays compare. Only
+   * computed when asked for, since only requests with that header need it.
+   */
+  digest: () => string;
 }
 
 /**
  * Decodes a JSON request body: gzip (inflating at most `maxBytes`, so a gzip bomb is cut off
- * early), then nesting depth (checked on the text, before parsing), then JSON, then removal of
- * `__proto__` keys so that no later copy of the value can reach an object prototype.
+ * early), then JSON, then nesting depth and removal of `__proto__` keys (one walk over the
+ * parsed value) so that no later copy of the value can reach an object prototype. V8 parses
+ * deep nesting without recursion, so the depth can be checked after parsing; a body that is
+ * not JSON still reports too deep a nesting first, as when the text was checked before.
  */
 export async function decodeJsonBody(
   raw: Buffer,
@@ -46,21 +51,25 @@ export async function decodeJsonBody(
     );
   }
   if (bytes.length === 0) throw badRequest('request body is empty');
-  const depth = maxNesting(bytes);
-  if (depth > limits.maxDepth) {
-    throw badRequest(
-      `JSON nesting depth ${depth} exceeds ${limits.maxDepth}`,
-      ReceiverErrorCodes.NESTING_TOO_DEEP,
-    );
-  }
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
+    checkDepth(maxNesting(bytes), limits.maxDepth);
     throw badRequest(`request body is not valid JSON: ${(error as Error).message}`);
   }
-  removeProtoKeys(value);
-  return { value, digest: createHash('sha256').update(bytes).digest('hex') };
+  checkDepth(removeProtoKeys(value), limits.maxDepth);
+  const body = bytes;
+  return { value, digest: () => createHash('sha256').update(body).digest('hex') };
+}
+
+function checkDepth(depth: number, maxDepth: number): void {
+  if (depth > maxDepth) {
+    throw badRequest(
+      `JSON nesting depth ${depth} exceeds ${maxDepth}`,
+      ReceiverErrorCodes.NESTING_TOO_DEEP,
+    );
+  }
 }
 
 /** Deepest nesting of objects and arrays in JSON text (strings skipped). */
@@ -86,20 +95,38 @@ export function maxNesting(bytes: Uint8Array): number {
 }
 
 /**
- * Deletes own `__proto__` keys everywhere in a parsed value. `JSON.parse` makes them plain own
- * properties, but any later `Object.assign` or property-by-property copy would turn them into
- * a prototype change; `constructor` keys are ordinary data and stay.
+ * Deletes own `__proto__` keys everywhere in a parsed value and returns its nesting depth
+ * (objects and arrays; what `maxNesting` reads from the text). `JSON.parse` makes those
+ * keys plain own properties, but any later `Object.assign` or property-by-property copy
+ * would turn them into a prototype change; `constructor` keys are ordinary data and stay.
  */
-function removeProtoKeys(value: unknown): void {
-  const stack: unknown[] = [value];
+function removeProtoKeys(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  // Only objects and arrays are pushed, each with its own depth.
+  const stack: object[] = [value];
+  const depths: number[] = [1];
+  let max = 0;
   while (stack.length > 0) {
-    const current = stack.pop();
-    if (current === null || typeof current !== 'object') continue;
+    const current = stack.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > max) max = depth;
     if (Array.isArray(current)) {
-      for (const item of current) stack.push(item);
+      for (const item of current) {
+        if (item !== null && typeof item === 'object') {
+          stack.push(item);
+          depths.push(depth + 1);
+        }
+      }
       continue;
     }
     if (Object.hasOwn(current, PROTO)) Reflect.deleteProperty(current, PROTO);
-    for (const key of Object.keys(current)) stack.push((current as Record<string, unknown>)[key]);
+    for (const key of Object.keys(current)) {
+      const item = (current as Record<string, unknown>)[key];
+      if (item !== null && typeof item === 'object') {
+        stack.push(item);
+        depths.push(depth + 1);
+      }
+    }
   }
+  return max;
 }

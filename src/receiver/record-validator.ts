@@ -74,11 +74,21 @@ function hexId(value: unknown, field: string, length: number): string | null {
   return /^0+$/.test(lower) ? null : lower;
 }
 
-function jsonSize(value: unknown, field: string, limit: number): void {
-  if (value === undefined) return;
-  const size = Buffer.byteLength(JSON.stringify(value));
-  if (size > limit)
-    reject(`${field}_too_large`, `${field} is ${size} bytes of JSON, over ${limit}`);
+/**
+ * The JSON text of a field, rejected when over `limit` bytes. The text is kept for the
+ * store, which would otherwise serialize the same value again.
+ */
+function jsonText(value: unknown, field: string, limit: number): string | null {
+  if (value === undefined) return null;
+  const text = JSON.stringify(value);
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only a long text needs its bytes counted.
+  if (text.length * 3 > limit) {
+    const size = Buffer.byteLength(text);
+    if (size > limit) {
+      reject(`${field}_too_large`, `${field} is ${size} bytes of JSON, over ${limit}`);
+    }
+  }
+  return text;
 }
 
 function level(record: Record<string, unknown>, severityNumber: number | null): Level {
@@ -122,26 +132,36 @@ export function validateRecord(
     const record = raw as Record<string, unknown>;
     const message = record.message ?? '';
     if (typeof message !== 'string') reject('invalid_message', 'message must be a string');
-    if (Buffer.byteLength(message) > limits.maxMessageBytes) {
+    if (
+      message.length * 3 > limits.maxMessageBytes &&
+      Buffer.byteLength(message) > limits.maxMessageBytes
+    ) {
       reject('message_too_large', `message is over ${limits.maxMessageBytes} bytes`);
     }
     const attributes = record.attributes ?? {};
     if (typeof attributes !== 'object' || Array.isArray(attributes)) {
       reject('invalid_attributes', 'attributes must be a JSON object');
     }
-    jsonSize(attributes, 'attributes', limits.maxAttributesBytes);
-    jsonSize(record.extra, 'extra', limits.maxAttributesBytes);
-    jsonSize(record.body, 'body', limits.maxAttributesBytes);
+    const attributesJson = jsonText(attributes, 'attributes', limits.maxAttributesBytes) as string;
+    const extraJson = jsonText(record.extra, 'extra', limits.maxAttributesBytes);
+    const bodyJson = jsonText(record.body, 'body', limits.maxAttributesBytes);
     const severityNumber = severity(record.severity_number);
     const id = record.id;
     if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
       reject('invalid_id', 'id must be a string or a number');
     }
     const unknownFields: Record<string, unknown> = {};
+    let unknownCount = 0;
     for (const key of Object.keys(record)) {
-      if (!KNOWN_FIELDS.has(key)) unknownFields[key] = record[key];
+      if (!KNOWN_FIELDS.has(key)) {
+        unknownFields[key] = record[key];
+        unknownCount++;
+      }
     }
-    jsonSize(unknownFields, 'unknown_fields', limits.maxAttributesBytes);
+    // `{}` is 2 bytes of JSON: only a tiny limit could reject it.
+    if (unknownCount > 0 || limits.maxAttributesBytes < 2) {
+      jsonText(unknownFields, 'unknown_fields', limits.maxAttributesBytes);
+    }
     const tsNs = timestamp(record.ts, 'ts') ?? receivedNs;
     return {
       log: {
@@ -160,6 +180,7 @@ export function validateRecord(
         eventName: optionalString(record, 'event_name'),
         recordId: id === undefined || id === null ? null : String(id),
         unknownFields,
+        json: { attributes: attributesJson, extra: extraJson, body: bodyJson },
       },
     };
   } catch (error) {

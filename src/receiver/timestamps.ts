@@ -17,11 +17,25 @@ export function isStorableNanos(nanos: bigint): boolean {
   return nanos >= MIN_NANOS && nanos <= MAX_NANOS;
 }
 
+/** `YYYY-MM-DDTHH:MM:SS`: the part of a timestamp that batches of records mostly share. */
+const PREFIX_LENGTH = 19;
+
+/**
+ * The last prefix parsed and its seconds since the epoch, read as UTC before the zone offset:
+ * records of one batch mostly fall into the same second, so most timestamps only need
+ * their fraction and zone read (issue 7: the full parse was ≈ 8 % of the receiver's time).
+ */
+let cachedPrefix = '';
+let cachedSeconds = 0;
+
 /** Nanoseconds since the epoch of an RFC 3339 timestamp, or `undefined` when it is not one. */
 export function parseTimestamp(text: string): bigint | undefined {
+  if (cachedPrefix !== '' && text.startsWith(cachedPrefix)) {
+    return withFractionAndZone(text, cachedSeconds);
+  }
   const match = RFC3339.exec(text);
   if (!match) return undefined;
-  const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] = match;
+  const [, y, mo, d, h, mi, s] = match;
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
@@ -36,13 +50,54 @@ export function parseTimestamp(text: string): bigint | undefined {
   const millis = Date.UTC(year, month - 1, day, hour, minute, second);
   // Date.UTC rolls 31 February over to March: reject days the month does not have.
   if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return undefined;
-  let offsetMinutes = 0;
-  if (zone !== 'Z' && zone !== 'z') {
-    const sign = zone.startsWith('-') ? -1 : 1;
-    offsetMinutes = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  cachedPrefix = text.slice(0, PREFIX_LENGTH);
+  cachedSeconds = millis / 1000;
+  return withFractionAndZone(text, cachedSeconds);
+}
+
+const DIGIT_0 = 0x30;
+
+function digitAt(text: string, index: number): number {
+  const digit = text.charCodeAt(index) - DIGIT_0;
+  return digit >= 0 && digit <= 9 ? digit : -1;
+}
+
+/**
+ * The instant of a timestamp whose first 19 characters are a valid date and time worth
+ * `seconds` (as UTC): reads `(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})` after them, as RFC3339 does.
+ */
+function withFractionAndZone(text: string, seconds: number): bigint | undefined {
+  let index = PREFIX_LENGTH;
+  let fraction = 0;
+  if (text.charCodeAt(index) === 0x2e /* . */) {
+    index++;
+    const first = index;
+    let digit = digitAt(text, index);
+    while (digit >= 0 && index - first < 9) {
+      fraction = fraction * 10 + digit;
+      index++;
+      digit = digitAt(text, index);
+    }
+    const digits = index - first;
+    if (digits === 0) return undefined;
+    fraction *= 10 ** (9 - digits);
   }
-  const seconds = BigInt((millis - offsetMinutes * 60_000) / 1000);
-  const nanos = seconds * NS_PER_SECOND + BigInt(fraction.padEnd(9, '0'));
+  let offsetMinutes = 0;
+  const zone = text.charCodeAt(index);
+  if (zone === 0x5a /* Z */ || zone === 0x7a /* z */) {
+    if (text.length !== index + 1) return undefined;
+  } else if (zone === 0x2b /* + */ || zone === 0x2d /* - */) {
+    if (text.length !== index + 6 || text.charCodeAt(index + 3) !== 0x3a /* : */) return undefined;
+    const h1 = digitAt(text, index + 1);
+    const h2 = digitAt(text, index + 2);
+    const m1 = digitAt(text, index + 4);
+    const m2 = digitAt(text, index + 5);
+    if (h1 < 0 || h2 < 0 || m1 < 0 || m2 < 0) return undefined;
+    offsetMinutes = (zone === 0x2d ? -1 : 1) * ((h1 * 10 + h2) * 60 + m1 * 10 + m2);
+  } else {
+    return undefined;
+  }
+  const nanos = BigInt(seconds - offsetMinutes * 60) * NS_PER_SECOND + BigInt(fraction);
   return isStorableNanos(nanos) ? nanos : undefined;
 }
 

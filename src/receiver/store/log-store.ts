@@ -18,6 +18,8 @@ export interface NewLog {
   eventName: string | null;
   recordId: string | null;
   unknownFields: Record<string, unknown>;
+  /** JSON texts of `attributes`, `extra` and `body` when validation already made them. */
+  json?: { attributes: string; extra: string | null; body: string | null };
 }
 
 /** What a whole request says about all its records. */
@@ -188,9 +190,10 @@ export function createLogStore(db: DatabaseSync) {
     params[at + 4] = log.severityNumber;
     params[at + 5] = log.message;
     params[at + 6] = log.logger;
-    params[at + 7] = JSON.stringify(log.attributes);
-    params[at + 8] = stringify(log.extra);
-    params[at + 9] = stringify(log.body);
+    const json = log.json;
+    params[at + 7] = json ? json.attributes : JSON.stringify(log.attributes);
+    params[at + 8] = json ? json.extra : stringify(log.extra);
+    params[at + 9] = json ? json.body : stringify(log.body);
     params[at + 10] = log.traceId;
     params[at + 11] = log.spanId;
     params[at + 12] = log.observedTsNs;
