@@ -19,7 +19,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+import {
+  BatchLogRecordProcessor,
+  LoggerProvider,
+  type LogRecordExporter,
+} from '@opentelemetry/sdk-logs';
 import { ResourceLogExporter } from '../dist/index.js';
 import {
   killAllReceivers,
@@ -115,11 +119,25 @@ async function main() {
     username: OWNER,
     resource: UUID,
   });
+  // The slowest export() of each sample interval: a stall (a slow disk, a busy machine) makes
+  // the SDK's queue and both heaps peak, and RSS keeps such a peak; this shows when one came.
+  let slowestExportMillis = 0;
+  const timedExporter: LogRecordExporter = {
+    export(records, done) {
+      const started = performance.now();
+      exporter.export(records, (result) => {
+        slowestExportMillis = Math.max(slowestExportMillis, performance.now() - started);
+        done(result);
+      });
+    },
+    forceFlush: () => exporter.forceFlush(),
+    shutdown: () => exporter.shutdown(),
+  };
   const provider = new LoggerProvider({
     resource: resourceFromAttributes({ 'service.name': 'soak-app' }),
     processors: [
       new BatchLogRecordProcessor({
-        exporter,
+        exporter: timedExporter,
         maxQueueSize: 20_000,
         maxExportBatchSize: 1_000,
         scheduledDelayMillis: 200,
@@ -162,6 +180,7 @@ async function main() {
     appExternal: number;
     receiverRss: number;
     receiverHeapUsed: number;
+    slowestExportMillis: number;
     rate: number;
   }[] = [];
   const youngGenerationAtStart = newSpaceBytes();
@@ -186,8 +205,10 @@ async function main() {
         appExternal: process.memoryUsage().external,
         receiverRss: receiverRss(receiver.pid),
         receiverHeapUsed: await receiverHeapUsed(receiver.url),
+        slowestExportMillis: Math.round(slowestExportMillis),
         rate: ((acknowledged - lastSample.acknowledged) * 1000) / (now - lastSample.at),
       });
+      slowestExportMillis = 0;
       lastSample = { at: now, acknowledged };
       nextSample += sampleMillis;
     }
