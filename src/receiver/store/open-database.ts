@@ -14,6 +14,13 @@ export function openDatabase(path: string): DatabaseSync {
     if (path !== ':memory:' && path !== '') {
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = FULL');
+      // Checkpoints run inside the commit that crosses the threshold. With SQLite's default
+      // (1000 pages, 4 MiB) a busy receiver checkpointed every few requests, writing the
+      // same index pages to the database again and again; 10 000 pages (≈ 40 MiB of WAL)
+      // copy each page once per checkpoint (issue 7). Durability is the WAL's fsync at
+      // each commit either way; the limit trims the file after a checkpoint reset it.
+      db.exec('PRAGMA wal_autocheckpoint = 10000');
+      db.exec(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
     }
     migrate(db);
   } catch (error) {
