@@ -5,6 +5,7 @@ import { ErrorCodes, HttpError, ReslogError } from '../errors.js';
 import type { Transport } from '../transport/export-response.js';
 import { redact } from '../transport/http-transport.js';
 import { type Batch, sliceBatch } from './batch-splitter.js';
+import { createBodyBuffers } from './body-buffers.js';
 import { encodeBody } from './body-encoder.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { ExportOutcome } from './export-outcome.js';
@@ -31,6 +32,8 @@ export interface BatchSenderOptions {
   readonly stats: ExportStats;
   /** Scrubbed from the service's error messages (the API key). */
   readonly secrets: readonly string[];
+  /** Body buffers kept for reuse: the most requests in flight at once (`maxConcurrency`). */
+  readonly pooledBodies: number;
 }
 
 export type BatchSender = (
@@ -47,10 +50,11 @@ export type BatchSender = (
  */
 export function createBatchSender(options: BatchSenderOptions): BatchSender {
   const { transport, breaker, stats } = options;
-  const headers: Record<string, string> =
-    options.compression === 'gzip'
-      ? { ...options.headers, 'content-encoding': 'gzip' }
-      : { ...options.headers };
+  const bodies = createBodyBuffers(options.pooledBodies);
+  const gzipped = options.compression === 'gzip';
+  const headers: Record<string, string> = gzipped
+    ? { ...options.headers, 'content-encoding': 'gzip' }
+    : { ...options.headers };
 
   const send: BatchSender = async (target, batch, deadline, outcome) => {
     const count = batch.records.length;
@@ -64,8 +68,15 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
       return;
     }
 
-    const json = encodeBody(target.envelope, batch);
-    const body = options.compression === 'gzip' ? await gzip(json) : json;
+    const json = encodeBody(target.envelope, batch, bodies.acquire);
+    let body = json;
+    if (gzipped) {
+      try {
+        body = await gzip(json);
+      } finally {
+        bodies.release(json);
+      }
+    }
     const request = {
       method: 'POST' as const,
       path: target.path,
@@ -73,6 +84,8 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
       body,
     };
     const response = await transport.send(request, deadline);
+    // Reused only after a 2xx: the service read all of it (see BodyBuffers.release).
+    if (!gzipped && response.status === 'success') bodies.release(json);
 
     switch (response.status) {
       case 'success': {

@@ -8,13 +8,18 @@ const CLOSE_OBJECT = 0x7d;
  * Writes envelope, records and separators straight into one buffer of the exact size.
  * Joining the strings first and encoding the result copies the whole body twice more (the
  * join, then flattening and encoding the concatenation); this was a tenth of the exporter's
- * CPU in the profile (docs/performance.md).
+ * CPU in the profile (docs/performance.md). `allocate` gives the memory, e.g. a pooled
+ * buffer (body-buffers.ts).
  */
-export function encodeBody(envelope: Buffer, batch: Batch): Buffer {
+export function encodeBody(
+  envelope: Buffer,
+  batch: Batch,
+  allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+): Buffer {
   const { records, sizes } = batch;
   let total = envelope.length + 2 + Math.max(0, records.length - 1);
   for (const size of sizes) total += size;
-  const body = Buffer.allocUnsafe(total);
+  const body = allocate(total);
   let offset = envelope.copy(body, 0);
   for (let i = 0; i < records.length; i++) {
     if (i > 0) body[offset++] = COMMA;

@@ -71,6 +71,7 @@ export function createExportDelegate(
     breaker: createCircuitBreaker(),
     stats,
     secrets,
+    pooledBodies: config.maxConcurrency,
   });
   const inFlight = new Set<Promise<unknown>>();
   let isShutdown = false;
