@@ -27,5 +27,8 @@ export function encodeBody(
   }
   body[offset++] = CLOSE_ARRAY;
   body[offset++] = CLOSE_OBJECT;
+  // The memory is not zeroed (and may be a reused buffer): a size that did not match what
+  // was written would send stale bytes, so it is an error instead.
+  if (offset !== total) throw new Error(`body encoding wrote ${offset} of ${total} bytes`);
   return body;
 }

@@ -22,4 +22,19 @@ describe('encodeBody', () => {
       '{"logs":[]}',
     );
   });
+
+  it('refuses sizes that do not match the records instead of sending stale bytes', () => {
+    const reused = Buffer.alloc(64, 'x');
+    const batch = { records: ['{"a":1}'], sizes: [9] };
+    expect(() => encodeBody(Buffer.from('{"logs":['), batch, (n) => reused.subarray(0, n))).toThrow(
+      /wrote 18 of 20 bytes/,
+    );
+  });
+
+  it('writes a lone surrogate as the replacement character it was measured as', () => {
+    const record = JSON.stringify({ message: 'bad \ud800 pair' }).replace('\\ud800', '\ud800');
+    const [batch] = splitIntoBatches([record], 0, 1 << 20, () => undefined);
+    const body = encodeBody(Buffer.from('{"logs":['), batch as NonNullable<typeof batch>);
+    expect(body.toString('utf8')).toContain('\ufffd');
+  });
 });
