@@ -1,13 +1,16 @@
 import { diag } from '@opentelemetry/api';
 import { InvalidOptionError } from '../errors.js';
+import { parseMinLevel } from '../exporter/severity.js';
 import { isResourceKey, isUsername, normalizeUuid } from './identifiers.js';
 import type {
   AttributeMatcher,
   AttributeValue,
   DropEvent,
+  MinLevel,
   ResourceLogExporterOptions,
   RouteRule,
 } from './options.js';
+import { type Owner, teamOwner, userOwner } from './owner.js';
 import { parseResourceUrl } from './resource-url.js';
 
 /** A route with its matchers compiled to predicates. */
@@ -17,7 +20,8 @@ export interface NormalizedRoute {
   >;
   readonly uuid: string | undefined;
   readonly key: string | undefined;
-  readonly username: string | undefined;
+  /** From the rule's `username` or `team`. */
+  readonly owner: Owner | undefined;
 }
 
 /** Options after layering code > env > default, validated once. */
@@ -25,14 +29,19 @@ export interface NormalizedConfig {
   /** Without trailing slash; may carry a path prefix. */
   readonly baseUrl: string;
   readonly apiKey: string;
-  readonly username: string | undefined;
+  /** Owner of targets that name none themselves: the `username` option or the resource URL's. */
+  readonly owner: Owner | undefined;
   readonly defaultResource:
-    | { readonly uuid: string; readonly username: string | undefined }
+    | { readonly uuid: string; readonly owner: Owner | undefined }
     | undefined;
+  /** Acting user, sent as `x-user-username`. */
+  readonly user: string | undefined;
+  /** Least level rank sent (`LEVEL_RANKS`); 0 sends everything, Infinity nothing. */
+  readonly minLevelRank: number;
   readonly routes: readonly NormalizedRoute[];
   readonly resourceKeys: ReadonlyMap<string, string>;
   readonly unmapped: 'drop' | 'error';
-  readonly compression: 'gzip' | 'none';
+  readonly compression: 'auto' | 'gzip' | 'none';
   readonly timeoutMillis: number;
   readonly exportTimeoutMillis: number;
   readonly maxBatchBytes: number;
@@ -42,7 +51,7 @@ export interface NormalizedConfig {
 }
 
 export const DEFAULTS = {
-  compression: 'gzip',
+  compression: 'auto',
   unmapped: 'drop',
   timeoutMillis: 10_000,
   exportTimeoutMillis: 25_000,
@@ -62,19 +71,29 @@ const RESERVED_HEADERS = new Set([
   'connection',
 ]);
 
+const MIN_LEVELS = ['debug', 'info', 'warning', 'error', 'alert', 'critical', 'none'] as const;
+
 /**
- * Layers code options over `RESLOG_*` environment variables over defaults. A bad code option
- * throws {@link InvalidOptionError}; a bad environment value warns through `diag` and is ignored.
+ * Layers code options over `RESLOG_*` environment variables over the service SDK's own
+ * `ALSHIVAL_*` variables (so an app set up for that SDK needs no new configuration) over
+ * defaults. A bad code option throws {@link InvalidOptionError}; a bad environment value warns
+ * through `diag` and is ignored.
  */
 export function normalizeConfig(
   options: ResourceLogExporterOptions = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): NormalizedConfig {
   // Read first so that a key pasted into the wrong variable is redacted from the warnings.
-  const apiKey = options.apiKey ?? envValue(env, 'RESLOG_API_KEY', (v) => v);
+  const apiKey =
+    options.apiKey ??
+    envValue(env, 'RESLOG_API_KEY', (v) => v) ??
+    envValue(env, 'ALSHIVAL_API_KEY', (v) => v);
   const secret = typeof apiKey === 'string' ? apiKey : undefined;
   const resourceOption =
-    options.resource ?? envValue(env, 'RESLOG_RESOURCE', parseResourceEnv, secret);
+    options.resource ??
+    envValue(env, 'RESLOG_RESOURCE', parseResourceEnv, secret) ??
+    envValue(env, 'ALSHIVAL_RESOURCE', parseResourceEnv, secret) ??
+    envValue(env, 'ALSHIVAL_RESOURCE_URL', parseResourceEnv, secret);
   const parsedResource = parseResourceOption(resourceOption, options.resource !== undefined);
 
   // A resource URL given in code is a code option too, so it outranks RESLOG_BASE_URL and
@@ -90,33 +109,46 @@ export function normalizeConfig(
   if (typeof apiKey !== 'string' || apiKey.length === 0) {
     throw new InvalidOptionError(
       'apiKey',
-      'a non-empty string (option apiKey or env RESLOG_API_KEY)',
+      'a non-empty string (option apiKey, env RESLOG_API_KEY or ALSHIVAL_API_KEY)',
       typeof apiKey === 'string' ? '""' : typeof apiKey,
     );
   }
-  const username =
-    checkUsername('username', options.username) ??
-    codeUrl?.username ??
-    envValue(env, 'RESLOG_USERNAME', (v) => (isUsername(v) ? v : undefined), secret) ??
-    envUrl?.username;
+  const envUsername = envValue(
+    env,
+    'RESLOG_USERNAME',
+    (v) => (isUsername(v) ? v : undefined),
+    secret,
+  );
+  const username = checkUsername('username', options.username);
+  const owner =
+    (username !== undefined ? userOwner(username) : undefined) ??
+    codeUrl?.owner ??
+    (envUsername !== undefined ? userOwner(envUsername) : undefined) ??
+    envUrl?.owner;
+  const minLevel =
+    oneOf('minLevel', options.minLevel, MIN_LEVELS) ??
+    envValue(env, 'RESLOG_MIN_LEVEL', parseMinLevelEnv, secret) ??
+    envValue(env, 'ALSHIVAL_CLOUD_LEVEL', parseMinLevelEnv, secret);
 
   return {
     baseUrl,
     apiKey,
-    username,
-    defaultResource: parsedResource && {
-      uuid: parsedResource.uuid,
-      username: parsedResource.username,
-    },
+    owner,
+    defaultResource: parsedResource && { uuid: parsedResource.uuid, owner: parsedResource.owner },
+    user:
+      checkActingUser(options.user) ??
+      envValue(env, 'RESLOG_USER', actingUser, secret) ??
+      envValue(env, 'ALSHIVAL_USERNAME', actingUser, secret),
+    minLevelRank: minLevel === undefined ? 0 : (parseMinLevel(minLevel) as number),
     routes: normalizeRoutes(options.routes),
     resourceKeys: normalizeResourceKeys(options.resourceKeys),
     unmapped: oneOf('unmapped', options.unmapped, ['drop', 'error'] as const) ?? DEFAULTS.unmapped,
     compression:
-      oneOf('compression', options.compression, ['gzip', 'none'] as const) ??
+      oneOf('compression', options.compression, COMPRESSIONS) ??
       envValue(
         env,
         'RESLOG_COMPRESSION',
-        (v) => (v === 'gzip' || v === 'none' ? v : undefined),
+        (v) => COMPRESSIONS.find((c) => c === v.toLowerCase()),
         secret,
       ) ??
       DEFAULTS.compression,
@@ -147,11 +179,30 @@ function envValue<T>(
   if (!raw) return undefined;
   const value = parse(raw);
   if (value === undefined) {
-    const shown =
-      name === 'RESLOG_API_KEY'
-        ? '<redacted>'
-        : JSON.stringify(secret ? raw.replaceAll(secret, '<redacted>') : raw);
+    const shown = name.endsWith('_API_KEY')
+      ? '<redacted>'
+      : JSON.stringify(secret ? raw.replaceAll(secret, '<redacted>') : raw);
     diag.warn(`reslog: ignoring invalid ${name}=${shown}`);
+  }
+  return value;
+}
+
+const COMPRESSIONS = ['auto', 'gzip', 'none'] as const;
+
+function parseMinLevelEnv(value: string): MinLevel | undefined {
+  const lower = value.toLowerCase();
+  return MIN_LEVELS.find((level) => level === lower);
+}
+
+/** A username in any case: the service compares the acting user without regard to case. */
+function actingUser(value: string): string | undefined {
+  return isUsername(value.toLowerCase()) ? value : undefined;
+}
+
+function checkActingUser(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || actingUser(value) === undefined) {
+    throw new InvalidOptionError('user', 'a username (^[a-z0-9][a-z0-9_.-]{0,62}$)', value);
   }
   return value;
 }
@@ -169,7 +220,7 @@ function parseResourceEnv(value: string): string | undefined {
 function parseResourceOption(
   value: unknown,
   fromCode: boolean,
-): { uuid: string; username?: string; baseUrl?: string } | undefined {
+): { uuid: string; owner?: Owner; baseUrl?: string } | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') {
     throw new InvalidOptionError('resource', 'a UUID or a resource URL', value);
@@ -177,7 +228,9 @@ function parseResourceOption(
   const uuid = normalizeUuid(value);
   if (uuid) return { uuid };
   // The env value was checked already; a code value that is not a URL gets the URL message.
-  return parseResourceUrl(value, fromCode ? 'resource' : 'RESLOG_RESOURCE');
+  const url = parseResourceUrl(value, fromCode ? 'resource' : 'RESLOG_RESOURCE');
+  const owner = url.team !== undefined ? teamOwner(url.team) : userOwner(url.username as string);
+  return { uuid: url.uuid, owner, baseUrl: url.baseUrl };
 }
 
 function validBaseUrl(value: string): string | undefined {
@@ -236,11 +289,21 @@ function normalizeRoute(rule: RouteRule, index: number): NormalizedRoute {
       rule.key,
     );
   }
+  if (rule.username !== undefined && rule.team !== undefined) {
+    throw new InvalidOptionError(name, 'at most one of username and team', rule);
+  }
+  const username = checkUsername(`${name}.username`, rule.username);
+  const team = checkUsername(`${name}.team`, rule.team, 'a team name');
   return {
     matchers,
     uuid,
     key: rule.key,
-    username: checkUsername(`${name}.username`, rule.username),
+    owner:
+      username !== undefined
+        ? userOwner(username)
+        : team !== undefined
+          ? teamOwner(team)
+          : undefined,
   };
 }
 
@@ -307,10 +370,10 @@ function normalizeHeaders(value: unknown): Record<string, string> {
   return headers;
 }
 
-function checkUsername(name: string, value: unknown): string | undefined {
+function checkUsername(name: string, value: unknown, what = 'a username'): string | undefined {
   if (value === undefined) return undefined;
   if (!isUsername(value)) {
-    throw new InvalidOptionError(name, 'a username (^[a-z0-9][a-z0-9_.-]{0,62}$)', value);
+    throw new InvalidOptionError(name, `${what} (^[a-z0-9][a-z0-9_.-]{0,62}$)`, value);
   }
   return value;
 }

@@ -19,11 +19,20 @@ export interface RouteRule {
   /** Target resource key (slug such as `checkout-api`). */
   key?: string;
   /**
-   * Owner username of the target resource.
+   * Owner username of the target resource. At most one of `username` and `team`.
    * @default the `reslog.username` attribute, else the `username` option
    */
   username?: string;
+  /**
+   * Owner team of the target resource (`/team/<team>/resources/<uuid>/`), in place of
+   * `username`. A `reslog.username` attribute still names an account owner instead.
+   * @default undefined
+   */
+  team?: string;
 }
+
+/** A minimum level: records below it are not sent (`none`: nothing is sent). */
+export type MinLevel = 'debug' | 'info' | 'warning' | 'error' | 'alert' | 'critical' | 'none';
 
 /** Told to `onDrop` each time records are dropped. */
 export interface DropEvent {
@@ -45,7 +54,7 @@ export interface ResourceLogExporterOptions {
   baseUrl?: string;
   /**
    * API key, sent as `X-API-Key`. Never logged, never part of an error.
-   * @default env `RESLOG_API_KEY`
+   * @default env `RESLOG_API_KEY`, else `ALSHIVAL_API_KEY`
    */
   apiKey?: string;
   /**
@@ -55,10 +64,24 @@ export interface ResourceLogExporterOptions {
   username?: string;
   /**
    * Default target: a resource UUID, or a full resource URL such as
-   * `https://logs.example.com/u/alice/resources/<uuid>/` (which also gives base URL and owner).
-   * @default env `RESLOG_RESOURCE`
+   * `https://logs.example.com/u/alice/resources/<uuid>/` or, for a team's resource,
+   * `https://logs.example.com/team/devops/resources/<uuid>/` (which also gives base URL and
+   * owner).
+   * @default env `RESLOG_RESOURCE`, else `ALSHIVAL_RESOURCE`, else `ALSHIVAL_RESOURCE_URL`
    */
   resource?: string;
+  /**
+   * The acting user, sent as `x-user-username` on every request: who is writing when the key
+   * belongs to a collaborator of someone else's (or a team's) resource.
+   * @default env `RESLOG_USER`, else `ALSHIVAL_USERNAME`, else not sent
+   */
+  user?: string;
+  /**
+   * Records below this level are not sent; they are counted as `filtered`, not as dropped.
+   * Levels rank debug < info < warning < error < alert < critical.
+   * @default env `RESLOG_MIN_LEVEL`, else `ALSHIVAL_CLOUD_LEVEL`, else 'debug' (all are sent)
+   */
+  minLevel?: MinLevel;
   /**
    * Ordered routing rules, tried after the `reslog.resource.*` attributes.
    * @default []
@@ -77,10 +100,12 @@ export interface ResourceLogExporterOptions {
    */
   unmapped?: 'drop' | 'error';
   /**
-   * Request body compression.
-   * @default env `RESLOG_COMPRESSION`, else 'gzip'
+   * Request body compression. `'auto'` gzips and, when a target answers a gzipped request with
+   * 415 or 400, sends the same batch again uncompressed (same `Idempotency-Key`) and sends that
+   * target uncompressed bodies for the next hour. `'gzip'` and `'none'` force one encoding.
+   * @default env `RESLOG_COMPRESSION`, else 'auto'
    */
-  compression?: 'gzip' | 'none';
+  compression?: 'auto' | 'gzip' | 'none';
   /**
    * Time limit of one HTTP attempt, in milliseconds.
    * @default 10000
@@ -123,6 +148,8 @@ export interface TargetStats {
   dropped: number;
   /** HTTP status of the last answer, or 0 when the last attempt got none. */
   lastStatus: number;
+  /** Whether the target's bodies are gzipped now (`compression: 'auto'` may have fallen back). */
+  gzip: boolean;
 }
 
 /** What `getStats()` returns: counters since the exporter was created. */
@@ -131,9 +158,13 @@ export interface ExporterStats {
   exported: number;
   /** HTTP attempts that were retried. */
   retried: number;
+  /** Records below `minLevel`, not sent on purpose (not a loss). */
+  filtered: number;
+  /** Batches sent again uncompressed because a target refused gzip (`compression: 'auto'`). */
+  encodingFallbacks: number;
   dropped: Record<DropReason, number>;
   /** Key lookups through the service that failed (they are tried again on the next export). */
   keyLookupFailures: number;
-  /** Keyed by `<username>/<uuid>`. */
+  /** Keyed by `<username>/<uuid>`, or `team/<team>/<uuid>` for a team's resource. */
   targets: Record<string, TargetStats>;
 }

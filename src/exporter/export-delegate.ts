@@ -1,5 +1,6 @@
 import type { NormalizedConfig } from '../config/normalize-config.js';
 import type { ExporterStats } from '../config/options.js';
+import { ownerLabel, ownerPath } from '../config/owner.js';
 import { ErrorCodes, ReslogError } from '../errors.js';
 import type { Transport } from '../transport/export-response.js';
 import { createHttpTransport } from '../transport/http-transport.js';
@@ -8,13 +9,16 @@ import { VERSION } from '../version.js';
 import { createBatchSender } from './batch-sender.js';
 import { envelopeBytes, splitIntoBatches } from './batch-splitter.js';
 import { createCircuitBreaker } from './circuit-breaker.js';
+import { createCompressionPolicy } from './compression-policy.js';
 import { createExportOutcome, type ExportOutcome } from './export-outcome.js';
 import { createExportStats } from './export-stats.js';
 import { createKeyResolver } from './key-resolver.js';
 import { createLogSerializer } from './log-serializer.js';
 import { type ExportableLogRecord, type ExportResult, ExportResultCode } from './otel-types.js';
 import { createRecordGrouper, type RecordGroup } from './record-grouper.js';
+import { createRefusalWarnings } from './refusal-hints.js';
 import { createResourceRouter } from './resource-router.js';
+import { LEVEL_RANKS, levelOf } from './severity.js';
 import { createTargetScheduler } from './target-scheduler.js';
 import { createThrottledDiag } from './throttled-diag.js';
 
@@ -49,11 +53,12 @@ export function createExportDelegate(
     { onRetry: () => stats.retried() },
   );
   const pathPrefix = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
-  const headers = {
+  const headers: Record<string, string> = {
     'user-agent': `reslog/${VERSION}`,
     ...config.headers,
     'x-api-key': config.apiKey,
   };
+  if (config.user !== undefined) headers['x-user-username'] = config.user;
   const keys = createKeyResolver({
     staticKeys: config.resourceKeys,
     pathPrefix,
@@ -66,12 +71,13 @@ export function createExportDelegate(
   const scheduler = createTargetScheduler(config.maxConcurrency);
   const sendBatch = createBatchSender({
     transport,
-    compression: config.compression,
+    compression: createCompressionPolicy(config.compression),
     headers: { ...headers, 'content-type': 'application/json' },
     breaker: createCircuitBreaker(),
     stats,
     secrets,
     pooledBodies: config.maxConcurrency,
+    onRefused: createRefusalWarnings(),
   });
   const inFlight = new Set<Promise<unknown>>();
   let isShutdown = false;
@@ -80,7 +86,7 @@ export function createExportDelegate(
     const deadline = Date.now() + config.exportTimeoutMillis;
     const outcome = createExportOutcome(stats, diag);
     await settleResources(records);
-    const groups = grouper.group(records);
+    const groups = grouper.group(aboveMinLevel(records));
     await Promise.all(groups.map((group) => deliverGroup(group, deadline, outcome)));
     return outcome.result();
   }
@@ -101,7 +107,7 @@ export function createExportDelegate(
     }
     let uuid: string;
     if (decision.kind === 'key') {
-      const resolved = await keys.resolve(decision.username, decision.key, deadline);
+      const resolved = await keys.resolve(decision.owner, decision.key, deadline);
       if (typeof resolved !== 'string') {
         outcome.drop('unresolved_key', records.length, { error: resolved });
         return;
@@ -111,11 +117,13 @@ export function createExportDelegate(
       uuid = decision.uuid;
     }
 
-    const key = `${decision.username}/${uuid}`;
+    const key = `${ownerLabel(decision.owner)}/${uuid}`;
     const envelope = Buffer.from(serializer.envelopePrefix(uuid, profile.resourceJson));
     const target = {
       key,
-      path: `${pathPrefix}/u/${encodeURIComponent(decision.username)}/resources/${uuid}/logs/`,
+      owner: decision.owner,
+      uuid,
+      path: `${pathPrefix}/${ownerPath(decision.owner)}/resources/${uuid}/logs/`,
       envelope,
     };
     const serialized = records.map((record) => serializer.record(record));
@@ -134,6 +142,17 @@ export function createExportDelegate(
     await Promise.all(
       batches.map((batch) => scheduler.run(key, () => sendBatch(target, batch, deadline, outcome))),
     );
+  }
+
+  /** The records at or above `minLevel`; the others are counted as filtered. */
+  function aboveMinLevel(records: readonly ExportableLogRecord[]): readonly ExportableLogRecord[] {
+    if (config.minLevelRank === 0) return records;
+    const kept = records.filter(
+      (record) =>
+        LEVEL_RANKS[levelOf(record.severityNumber, record.severityText)] >= config.minLevelRank,
+    );
+    stats.filtered(records.length - kept.length);
+    return kept;
   }
 
   async function settleResources(records: readonly ExportableLogRecord[]): Promise<void> {

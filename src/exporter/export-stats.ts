@@ -12,6 +12,12 @@ export interface ExportStats {
   ): void;
   retried(): void;
   keyLookupFailed(): void;
+  /** Records not sent because they are below `minLevel`. */
+  filtered(count: number): void;
+  /** Whether `target`'s next body is gzipped. */
+  encoding(target: string, gzip: boolean): void;
+  /** A batch went again uncompressed after its target refused gzip. */
+  encodingFallback(): void;
   snapshot(): ExporterStats;
 }
 
@@ -20,6 +26,8 @@ export function createExportStats(onDrop: ((event: DropEvent) => void) | undefin
   let exported = 0;
   let retried = 0;
   let keyLookupFailures = 0;
+  let filtered = 0;
+  let encodingFallbacks = 0;
   const dropped: Record<DropReason, number> = {
     unmapped: 0,
     unresolved_key: 0,
@@ -33,7 +41,7 @@ export function createExportStats(onDrop: ((event: DropEvent) => void) | undefin
   const targetStats = (target: string): TargetStats => {
     let stats = targets.get(target);
     if (!stats) {
-      stats = { exported: 0, dropped: 0, lastStatus: 0 };
+      stats = { exported: 0, dropped: 0, lastStatus: 0, gzip: false };
       targets.set(target, stats);
     }
     return stats;
@@ -70,10 +78,21 @@ export function createExportStats(onDrop: ((event: DropEvent) => void) | undefin
     keyLookupFailed() {
       keyLookupFailures++;
     },
+    filtered(count) {
+      filtered += count;
+    },
+    encoding(target, gzip) {
+      targetStats(target).gzip = gzip;
+    },
+    encodingFallback() {
+      encodingFallbacks++;
+    },
     snapshot() {
       return {
         exported,
         retried,
+        filtered,
+        encodingFallbacks,
         dropped: { ...dropped },
         keyLookupFailures,
         targets: Object.fromEntries([...targets].map(([key, value]) => [key, { ...value }])),

@@ -1,10 +1,11 @@
 import { normalizeUuid } from '../config/identifiers.js';
+import { type Owner, ownerLabel, ownerPath } from '../config/owner.js';
 import { ErrorCodes, ReslogError } from '../errors.js';
 import type { Transport } from '../transport/export-response.js';
 
 export interface KeyResolver {
-  /** The UUID of `username`'s resource `key`, or the error that kept it from being found. */
-  resolve(username: string, key: string, deadline: number): Promise<string | ReslogError>;
+  /** The UUID of `owner`'s resource `key`, or the error that kept it from being found. */
+  resolve(owner: Owner, key: string, deadline: number): Promise<string | ReslogError>;
 }
 
 export interface KeyResolverOptions {
@@ -18,7 +19,7 @@ export interface KeyResolverOptions {
 
 /**
  * Turns resource keys into UUIDs: the static `resourceKeys` map first, then
- * `GET /u/{username}/resources/by-key/{key}`. Found UUIDs are cached for the exporter's life
+ * `GET /u/{username}/resources/by-key/{key}` (or `/team/{team}/…`). Found UUIDs are cached for the exporter's life
  * (a resource's key→UUID binding changes only when an owner renames keys); failures are not,
  * so the next export asks again. Concurrent lookups of one key share one request.
  */
@@ -26,8 +27,8 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
   const found = new Map<string, string>();
   const inFlight = new Map<string, Promise<string | ReslogError>>();
 
-  const lookup = async (username: string, key: string, deadline: number) => {
-    const path = `${options.pathPrefix}/u/${encodeURIComponent(username)}/resources/by-key/${encodeURIComponent(key)}`;
+  const lookup = async (owner: Owner, key: string, deadline: number) => {
+    const path = `${options.pathPrefix}/${ownerPath(owner)}/resources/by-key/${encodeURIComponent(key)}`;
     const response = await options.transport.send(
       { method: 'GET', path, headers: options.headers },
       deadline,
@@ -42,21 +43,21 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
     }
     return new ReslogError(
       ErrorCodes.KEY_LOOKUP_FAILED,
-      `lookup of resource key "${key}" of ${username} failed: ${response.error.message}`,
+      `lookup of resource key "${key}" of ${ownerLabel(owner)} failed: ${response.error.message}`,
       { cause: response.error },
     );
   };
 
   return {
-    async resolve(username, key, deadline) {
+    async resolve(owner, key, deadline) {
       const fixed = options.staticKeys.get(key);
       if (fixed) return fixed;
-      const cacheKey = `${username}/${key}`;
+      const cacheKey = `${ownerLabel(owner)}/${key}`;
       const cached = found.get(cacheKey);
       if (cached) return cached;
       let pending = inFlight.get(cacheKey);
       if (!pending) {
-        pending = lookup(username, key, deadline).then((result) => {
+        pending = lookup(owner, key, deadline).then((result) => {
           inFlight.delete(cacheKey);
           if (typeof result === 'string') found.set(cacheKey, result);
           else options.onLookupFailed(result);

@@ -1,13 +1,12 @@
 import { VERSION } from '../version.js';
 import type { ExportableLogRecord, HrTime } from './otel-types.js';
-import { ROUTING_ATTRIBUTES } from './resource-router.js';
-import { isJsonPrimitive, toJsonSafe } from './safe-json.js';
+import { toJsonSafe } from './safe-json.js';
+import { type SdkExtra, sdkExtra } from './sdk-extra.js';
 import { isSeverityNumber, levelOf } from './severity.js';
 import { createTimestampFormatter } from './timestamp.js';
 
 const INVALID_TRACE_ID = '00000000000000000000000000000000';
 const INVALID_SPAN_ID = '0000000000000000';
-const R = 'r'.charCodeAt(0);
 
 export interface LogSerializer {
   /** One record as the JSON text of an element of the ingest body's `logs` array. */
@@ -16,71 +15,23 @@ export interface LogSerializer {
   envelopePrefix(resourceUuid: string, resourceJson: string): string;
 }
 
-/** One element of `logs`, fields in wire order; `undefined` fields are left out. */
+/**
+ * One element of `logs`, fields in wire order; `undefined` fields are left out. The first five
+ * are what the service's own SDKs send; the rest are reslog's, which a service that does not
+ * know them ignores (docs/protocol.md, "Records").
+ */
 interface LogJson {
-  ts: string;
-  level: string | undefined;
-  severity_number: number | undefined;
+  level: string;
   message: string;
   logger: string;
-  attributes: unknown;
+  ts: string;
+  extra: SdkExtra;
+  severity_number: number | undefined;
   trace_id: string | undefined;
   span_id: string | undefined;
   observed_ts: string | undefined;
   event_name: string | undefined;
   body: unknown;
-}
-
-/** `{"k":v,...}` of resource or log attributes, without the routing attributes. */
-export function encodeAttributes(attributes: Readonly<Record<string, unknown>>): string {
-  return JSON.stringify(sendableAttributes(attributes));
-}
-
-/**
- * The attributes as they are sent: the object itself when every value is already JSON (the
- * common case, no copy), else a JSON-safe copy without the routing attributes.
- */
-export function sendableAttributes(attributes: Readonly<Record<string, unknown>>): unknown {
-  try {
-    for (const key in attributes) {
-      const value = attributes[key];
-      if (!(isJsonPrimitive(value) || isPrimitiveArray(value)) || isRoutingAttribute(key)) {
-        return copyAttributes(attributes);
-      }
-    }
-    return attributes;
-  } catch {
-    return copyAttributes(attributes);
-  }
-}
-
-function copyAttributes(attributes: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = Object.create(null);
-  let keys: string[];
-  try {
-    keys = Object.keys(attributes);
-  } catch {
-    return out;
-  }
-  for (const key of keys) {
-    if (isRoutingAttribute(key)) continue;
-    let value: unknown;
-    try {
-      value = attributes[key];
-    } catch {
-      value = '[Unserializable]';
-    }
-    const json = toJsonSafe(value);
-    if (json !== undefined) out[key] = json;
-  }
-  return out;
-}
-
-/** OpenTelemetry's homogeneous attribute arrays, written by JSON.stringify as they are. */
-function isPrimitiveArray(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (const item of value) if (item !== null && !isJsonPrimitive(item)) return false;
-  return true;
 }
 
 function sameTime(a: HrTime | undefined, b: HrTime): boolean {
@@ -97,17 +48,8 @@ function isHexId(id: unknown, length: number): id is string {
   return true;
 }
 
-function isRoutingAttribute(key: string): boolean {
-  return (
-    key.charCodeAt(0) === R &&
-    (key === ROUTING_ATTRIBUTES.uuid ||
-      key === ROUTING_ATTRIBUTES.key ||
-      key === ROUTING_ATTRIBUTES.username)
-  );
-}
-
 /**
- * Builds the service's JSON ingest body (DESIGN.md §2). Each record becomes one object of a
+ * Builds the service's JSON ingest body (docs/protocol.md). Each record becomes one object of a
  * fixed shape written by one native `JSON.stringify` call: measured faster than string
  * concatenation, and its flat result is cheap to measure and join (bench/). Values JSON
  * cannot carry go through {@link toJsonSafe}. A serializer keeps small caches (current
@@ -145,15 +87,15 @@ export function createLogSerializer(): LogSerializer {
         span.traceId !== INVALID_TRACE_ID &&
         span.spanId !== INVALID_SPAN_ID;
       const severity = record.severityNumber;
-      const level = levelOf(severity, record.severityText);
+      const logger = record.instrumentationScope?.name ?? '';
       const log: LogJson = {
-        ts: formatTime(record.hrTime),
-        // Left out when `info`, the contract's default (DESIGN.md §2): most records are info.
-        level: level === 'info' ? undefined : level,
-        severity_number: isSeverityNumber(severity) ? severity : undefined,
+        // Always sent, as the SDKs do: a service may not default a missing level to info.
+        level: levelOf(severity, record.severityText),
         message,
-        logger: record.instrumentationScope?.name ?? '',
-        attributes: sendableAttributes(record.attributes ?? {}),
+        logger,
+        ts: formatTime(record.hrTime),
+        extra: sdkExtra(logger, record.attributes ?? {}),
+        severity_number: isSeverityNumber(severity) ? severity : undefined,
         trace_id: traced ? span.traceId : undefined,
         span_id: traced ? span.spanId : undefined,
         // Left out when it equals ts (the SDK stamps both from one clock reading unless the

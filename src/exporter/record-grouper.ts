@@ -1,7 +1,8 @@
-import { encodeAttributes } from './log-serializer.js';
+import { ownerLabel } from '../config/owner.js';
 import type { ExportableLogRecord, LogResource } from './otel-types.js';
 import { hasRoutingOverride, type ResourceRouter, type RouteDecision } from './resource-router.js';
 import { encodeValue } from './safe-json.js';
+import { encodeResourceAttributes } from './sdk-extra.js';
 
 /** What the exporter knows about one distinct set of resource attributes. */
 export interface ResourceProfile {
@@ -47,7 +48,7 @@ export function createRecordGrouper(router: ResourceRouter): RecordGrouper {
       profile = {
         fingerprint,
         decision,
-        resourceJson: encodeAttributes(attributes),
+        resourceJson: encodeResourceAttributes(attributes),
         groupKey: `${decisionKey(decision)}\n${fingerprint}`,
       };
       profiles.set(fingerprint, profile);
@@ -102,9 +103,9 @@ export function createRecordGrouper(router: ResourceRouter): RecordGrouper {
 function decisionKey(decision: RouteDecision): string {
   switch (decision.kind) {
     case 'uuid':
-      return `u:${decision.username}/${decision.uuid}`;
+      return `u:${ownerLabel(decision.owner)}/${decision.uuid}`;
     case 'key':
-      return `k:${decision.username}/${decision.key}`;
+      return `k:${ownerLabel(decision.owner)}/${decision.key}`;
     case 'unmapped':
       return `x:${decision.why}`;
   }

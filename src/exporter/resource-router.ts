@@ -1,6 +1,7 @@
 import { isResourceKey, isUsername, normalizeUuid } from '../config/identifiers.js';
 import type { NormalizedConfig, NormalizedRoute } from '../config/normalize-config.js';
 import type { AttributeValue } from '../config/options.js';
+import { type Owner, userOwner } from '../config/owner.js';
 
 /** Attribute names that steer routing; they are never sent as log or resource attributes. */
 export const ROUTING_ATTRIBUTES = {
@@ -13,8 +14,8 @@ type Attributes = Readonly<Record<string, AttributeValue | unknown>>;
 
 /** Where a record goes: a UUID now, a key still to be turned into a UUID, or nowhere. */
 export type RouteDecision =
-  | { readonly kind: 'uuid'; readonly username: string; readonly uuid: string }
-  | { readonly kind: 'key'; readonly username: string; readonly key: string }
+  | { readonly kind: 'uuid'; readonly owner: Owner; readonly uuid: string }
+  | { readonly kind: 'key'; readonly owner: Owner; readonly key: string }
   | { readonly kind: 'unmapped'; readonly why: string };
 
 export interface ResourceRouter {
@@ -35,9 +36,11 @@ export function hasRoutingOverride(attributes: Attributes): boolean {
 }
 
 /**
- * Routing order (DESIGN.md §3): `reslog.resource.uuid` (record, then resource), then
- * `reslog.resource.key` (record, then resource), then the `routes` rules in order, then the
- * default `resource`, else unmapped. An explicit routing attribute that is malformed makes the
+ * Routing order (docs/exporter.md, "Routing"): `reslog.resource.uuid` (record, then resource),
+ * then `reslog.resource.key` (record, then resource), then the `routes` rules in order, then
+ * the default `resource`, else unmapped. The owner (an account or a team) is the
+ * `reslog.username` attribute's account, else the rule's, else the default resource's or the
+ * `username` option's. An explicit routing attribute that is malformed makes the
  * record unmapped rather than sending it to a fallback resource whose members may differ.
  */
 export function createResourceRouter(config: NormalizedConfig): ResourceRouter {
@@ -48,20 +51,21 @@ export function createResourceRouter(config: NormalizedConfig): ResourceRouter {
       if (explicitUsername !== undefined && !isUsername(explicitUsername)) {
         return unmapped(`${ROUTING_ATTRIBUTES.username} is not a valid username`);
       }
-      const username = explicitUsername as string | undefined;
+      const username =
+        explicitUsername === undefined ? undefined : userOwner(explicitUsername as string);
 
       const uuidAttr = record?.[ROUTING_ATTRIBUTES.uuid] ?? resource[ROUTING_ATTRIBUTES.uuid];
       if (uuidAttr !== undefined) {
         const uuid = normalizeUuid(uuidAttr);
         if (!uuid) return unmapped(`${ROUTING_ATTRIBUTES.uuid} is not a UUID`);
-        return withOwner({ kind: 'uuid', uuid }, username, config.username);
+        return withOwner({ kind: 'uuid', uuid }, username, config.owner);
       }
 
       const keyAttr = record?.[ROUTING_ATTRIBUTES.key] ?? resource[ROUTING_ATTRIBUTES.key];
       if (keyAttr !== undefined) {
         if (!isResourceKey(keyAttr))
           return unmapped(`${ROUTING_ATTRIBUTES.key} is not a resource key`);
-        return withOwner({ kind: 'key', key: keyAttr }, username, config.username);
+        return withOwner({ kind: 'key', key: keyAttr }, username, config.owner);
       }
 
       for (const rule of config.routes) {
@@ -69,16 +73,12 @@ export function createResourceRouter(config: NormalizedConfig): ResourceRouter {
         const target = rule.uuid
           ? ({ kind: 'uuid', uuid: rule.uuid } as const)
           : ({ kind: 'key', key: rule.key as string } as const);
-        return withOwner(target, username ?? rule.username, config.username);
+        return withOwner(target, username ?? rule.owner, config.owner);
       }
 
       if (config.defaultResource) {
-        const owner = username ?? config.defaultResource.username;
-        return withOwner(
-          { kind: 'uuid', uuid: config.defaultResource.uuid },
-          owner,
-          config.username,
-        );
+        const owner = username ?? config.defaultResource.owner;
+        return withOwner({ kind: 'uuid', uuid: config.defaultResource.uuid }, owner, config.owner);
       }
       return unmapped('no routing attribute, rule or default resource matched');
     },
@@ -94,16 +94,16 @@ function matches(rule: NormalizedRoute, attributes: Attributes): boolean {
 
 function withOwner(
   target: { kind: 'uuid'; uuid: string } | { kind: 'key'; key: string },
-  username: string | undefined,
-  fallback: string | undefined,
+  owner: Owner | undefined,
+  fallback: Owner | undefined,
 ): RouteDecision {
-  const owner = username ?? fallback;
-  if (!owner) {
+  const chosen = owner ?? fallback;
+  if (!chosen) {
     return unmapped(
-      'no owner username (set reslog.username, a rule username or the username option)',
+      'no owner (set reslog.username, a rule username or team, the username option, or a resource URL)',
     );
   }
-  return { ...target, username: owner };
+  return { ...target, owner: chosen };
 }
 
 function unmapped(why: string): RouteDecision {

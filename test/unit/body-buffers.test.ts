@@ -1,9 +1,11 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { userOwner } from '../../src/config/owner.js';
 import { HttpError } from '../../src/errors.js';
 import { createBatchSender } from '../../src/exporter/batch-sender.js';
 import { createBodyBuffers } from '../../src/exporter/body-buffers.js';
 import { createCircuitBreaker } from '../../src/exporter/circuit-breaker.js';
+import { createCompressionPolicy } from '../../src/exporter/compression-policy.js';
 import { createExportOutcome } from '../../src/exporter/export-outcome.js';
 import { createExportStats } from '../../src/exporter/export-stats.js';
 import { createThrottledDiag } from '../../src/exporter/throttled-diag.js';
@@ -87,7 +89,7 @@ describe('batch sender body reuse', () => {
         },
         async close() {},
       },
-      compression,
+      compression: createCompressionPolicy(compression),
       headers: {},
       breaker: createCircuitBreaker(),
       stats,
@@ -96,7 +98,7 @@ describe('batch sender body reuse', () => {
     });
     const send = (text: string) =>
       sender(
-        { key: 'alice/r', path: '/logs/', envelope },
+        { key: 'alice/r', owner: userOwner('alice'), uuid: 'r', path: '/logs/', envelope },
         batch(text),
         Date.now() + 10_000,
         createExportOutcome(stats, createThrottledDiag([])),

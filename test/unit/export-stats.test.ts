@@ -9,6 +9,8 @@ describe('export stats', () => {
     expect(createExportStats(undefined).snapshot()).toEqual({
       exported: 0,
       retried: 0,
+      filtered: 0,
+      encodingFallbacks: 0,
       dropped: {
         unmapped: 0,
         unresolved_key: 0,

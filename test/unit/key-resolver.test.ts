@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { userOwner } from '../../src/config/owner.js';
 import { ErrorCodes, HttpError, NetworkError, ReslogError } from '../../src/errors.js';
 import { createKeyResolver } from '../../src/exporter/key-resolver.js';
 import type {
@@ -68,7 +69,9 @@ describe('key resolver', () => {
   it('answers from the static resourceKeys map without a request', async () => {
     const fake = fakeTransport();
     const { resolver } = resolverWith(fake);
-    await expect(resolver.resolve('alice', 'static-key', DEADLINE)).resolves.toBe(STATIC_UUID);
+    await expect(resolver.resolve(userOwner('alice'), 'static-key', DEADLINE)).resolves.toBe(
+      STATIC_UUID,
+    );
     expect(fake.transport.send).not.toHaveBeenCalled();
   });
 
@@ -77,7 +80,9 @@ describe('key resolver', () => {
     fake.always(() => found(UUID.toUpperCase()));
     const { resolver } = resolverWith(fake, '/logging');
 
-    await expect(resolver.resolve('alice', 'checkout.api', DEADLINE)).resolves.toBe(UUID);
+    await expect(resolver.resolve(userOwner('alice'), 'checkout.api', DEADLINE)).resolves.toBe(
+      UUID,
+    );
     expect(fake.requests).toEqual([
       {
         method: 'GET',
@@ -93,13 +98,13 @@ describe('key resolver', () => {
     fake.always(() => found());
     const { resolver } = resolverWith(fake);
 
-    await resolver.resolve('alice', 'checkout', DEADLINE);
-    await resolver.resolve('alice', 'checkout', DEADLINE);
-    await resolver.resolve('alice', 'checkout', DEADLINE);
+    await resolver.resolve(userOwner('alice'), 'checkout', DEADLINE);
+    await resolver.resolve(userOwner('alice'), 'checkout', DEADLINE);
+    await resolver.resolve(userOwner('alice'), 'checkout', DEADLINE);
     expect(fake.requests).toHaveLength(1);
 
-    await resolver.resolve('bob', 'checkout', DEADLINE);
-    await resolver.resolve('alice', 'billing', DEADLINE);
+    await resolver.resolve(userOwner('bob'), 'checkout', DEADLINE);
+    await resolver.resolve(userOwner('alice'), 'billing', DEADLINE);
     expect(fake.requests.map((r) => r.path)).toEqual([
       '/u/alice/resources/by-key/checkout',
       '/u/bob/resources/by-key/checkout',
@@ -111,7 +116,7 @@ describe('key resolver', () => {
     const fake = fakeTransport();
     const { resolver } = resolverWith(fake);
 
-    const lookups = [1, 2, 3].map(() => resolver.resolve('alice', 'checkout', DEADLINE));
+    const lookups = [1, 2, 3].map(() => resolver.resolve(userOwner('alice'), 'checkout', DEADLINE));
     await Promise.resolve();
     expect(fake.requests).toHaveLength(1);
     fake.answer(found());
@@ -122,7 +127,7 @@ describe('key resolver', () => {
     const fake = fakeTransport();
     const { resolver, onLookupFailed } = resolverWith(fake);
 
-    const concurrent = [1, 2].map(() => resolver.resolve('alice', 'checkout', DEADLINE));
+    const concurrent = [1, 2].map(() => resolver.resolve(userOwner('alice'), 'checkout', DEADLINE));
     fake.answer(notFound());
     const results = await Promise.all(concurrent);
     for (const result of results) {
@@ -133,7 +138,7 @@ describe('key resolver', () => {
     expect(onLookupFailed).toHaveBeenCalledTimes(1);
     expect(onLookupFailed).toHaveBeenCalledWith(results[0]);
 
-    const retry = resolver.resolve('alice', 'checkout', DEADLINE);
+    const retry = resolver.resolve(userOwner('alice'), 'checkout', DEADLINE);
     await Promise.resolve();
     expect(fake.requests).toHaveLength(2);
     fake.answer(found());
@@ -153,19 +158,19 @@ describe('key resolver', () => {
     const { resolver, onLookupFailed } = resolverWith(fake);
 
     for (let i = 0; i < 4; i++) {
-      expect(await resolver.resolve('alice', 'checkout', DEADLINE)).toMatchObject({
+      expect(await resolver.resolve(userOwner('alice'), 'checkout', DEADLINE)).toMatchObject({
         code: ErrorCodes.KEY_LOOKUP_FAILED,
       });
     }
     expect(onLookupFailed).toHaveBeenCalledTimes(4);
-    await expect(resolver.resolve('alice', 'checkout', DEADLINE)).resolves.toBe(UUID);
+    await expect(resolver.resolve(userOwner('alice'), 'checkout', DEADLINE)).resolves.toBe(UUID);
   });
 
   it('never puts the API key in the error', async () => {
     const fake = fakeTransport();
     fake.always(notFound);
     const { resolver } = resolverWith(fake);
-    const error = await resolver.resolve('alice', 'checkout', DEADLINE);
+    const error = await resolver.resolve(userOwner('alice'), 'checkout', DEADLINE);
     expect(String((error as Error).message)).not.toContain(HEADERS['x-api-key']);
   });
 });

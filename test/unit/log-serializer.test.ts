@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createLogSerializer, encodeAttributes } from '../../src/exporter/log-serializer.js';
+import { createLogSerializer } from '../../src/exporter/log-serializer.js';
 import type { ExportableLogRecord } from '../../src/exporter/otel-types.js';
 import { ROUTING_ATTRIBUTES } from '../../src/exporter/resource-router.js';
+import { encodeResourceAttributes } from '../../src/exporter/sdk-extra.js';
 import { VERSION } from '../../src/version.js';
 import { logRecord } from '../helpers/records.js';
 
@@ -16,7 +17,7 @@ function body(
   resourceAttributes: Record<string, unknown> = { 'service.name': 'checkout' },
 ) {
   const serializer = createLogSerializer();
-  const text = `${serializer.envelopePrefix(UUID, encodeAttributes(resourceAttributes))}${records
+  const text = `${serializer.envelopePrefix(UUID, encodeResourceAttributes(resourceAttributes))}${records
     .map((r) => serializer.record(r))
     .join(',')}]}`;
   return JSON.parse(text) as {
@@ -32,6 +33,11 @@ function serialize(overrides: Partial<ExportableLogRecord> = {}): Record<string,
   const log = body([logRecord(overrides)]).logs[0];
   if (!log) throw new Error('no log');
   return log;
+}
+
+/** The record's own attributes as sent: `extra.extra`. */
+function extraOf(overrides: Partial<ExportableLogRecord> = {}): unknown {
+  return (serialize(overrides).extra as { extra: unknown }).extra;
 }
 
 describe('envelope', () => {
@@ -77,12 +83,22 @@ describe('record fields', () => {
         eventName: 'payment.accepted',
       }),
     ).toEqual({
-      ts: '2026-11-21T04:15:27.123456789Z',
-      observed_ts: '2026-11-21T04:15:27.124Z',
-      severity_number: 9,
+      level: 'info',
       message: 'payment accepted',
       logger: 'checkout.http',
-      attributes: { 'http.route': '/pay', 'order.id': 42, retried: false },
+      ts: '2026-11-21T04:15:27.123456789Z',
+      extra: {
+        logger: 'checkout.http',
+        module: null,
+        function: null,
+        line: null,
+        path: null,
+        extra: { 'http.route': '/pay', 'order.id': 42, retried: false },
+        stack_info: null,
+        exception: null,
+      },
+      observed_ts: '2026-11-21T04:15:27.124Z',
+      severity_number: 9,
       trace_id: TRACE_ID,
       span_id: SPAN_ID,
       event_name: 'payment.accepted',
@@ -105,17 +121,12 @@ describe('record fields', () => {
     const fromText = serialize({ severityNumber: undefined, severityText: 'WARN' });
     expect(fromText.level).toBe('warning');
     expect(fromText).not.toHaveProperty('severity_number');
-    // info is the contract's default level, so it is left out.
-    expect(serialize({ severityNumber: undefined, severityText: undefined })).not.toHaveProperty(
-      'level',
-    );
+    expect(serialize({ severityNumber: undefined, severityText: undefined }).level).toBe('info');
   });
 
-  it('leaves out level exactly when it is info, the default the service applies', () => {
-    expect(serialize({ severityNumber: 9 })).not.toHaveProperty('level');
-    expect(serialize({ severityNumber: undefined, severityText: 'notice' })).not.toHaveProperty(
-      'level',
-    );
+  it('always sends level, info too, as the service SDKs do', () => {
+    expect(serialize({ severityNumber: 9 }).level).toBe('info');
+    expect(serialize({ severityNumber: undefined, severityText: 'notice' }).level).toBe('info');
     for (const [severityNumber, level] of [
       [1, 'debug'],
       [13, 'warning'],
@@ -185,19 +196,19 @@ describe('record fields', () => {
 
   it('leaves routing attributes out of the log attributes', () => {
     expect(
-      serialize({
+      extraOf({
         attributes: {
           'order.id': 42,
           [ROUTING_ATTRIBUTES.uuid]: UUID,
           [ROUTING_ATTRIBUTES.key]: 'checkout-api',
           [ROUTING_ATTRIBUTES.username]: 'alice',
         },
-      }).attributes,
+      }),
     ).toEqual({ 'order.id': 42 });
   });
 
   it('keeps array and nested attribute values', () => {
-    expect(serialize({ attributes: { tags: ['a', 'b'], nums: [1, 2] } }).attributes).toEqual({
+    expect(extraOf({ attributes: { tags: ['a', 'b'], nums: [1, 2] } })).toEqual({
       tags: ['a', 'b'],
       nums: [1, 2],
     });
@@ -271,7 +282,7 @@ describe('values JSON cannot carry never throw', () => {
   };
 
   it('in attributes', () => {
-    const attributes = serialize({ attributes: awkward }).attributes as Record<string, unknown>;
+    const attributes = extraOf({ attributes: awkward }) as Record<string, unknown>;
     expect(attributes).toMatchObject({
       big: '12345678901234567890',
       bytes: 'AP8Q',
@@ -334,5 +345,94 @@ describe('observed_ts', () => {
     );
     expect(same).not.toHaveProperty('observed_ts');
     expect(differs.observed_ts).toBe('2026-11-21T04:15:28.000000005Z');
+  });
+});
+
+describe("the service SDK's record layout", () => {
+  it('sends level, message, logger, ts and extra first, and never an attributes field', () => {
+    const log = serialize({ attributes: { 'order.id': 42 } });
+    expect(Object.keys(log).slice(0, 5)).toEqual(['level', 'message', 'logger', 'ts', 'extra']);
+    expect(log).not.toHaveProperty('attributes');
+    expect(Object.keys(log.extra as object)).toEqual([
+      'logger',
+      'module',
+      'function',
+      'line',
+      'path',
+      'extra',
+      'stack_info',
+      'exception',
+    ]);
+  });
+
+  it('lifts the code.* attributes into module, function, line and path, each sent once', () => {
+    const extra = serialize({
+      attributes: {
+        'code.function.name': 'chargeCard',
+        'code.file.path': '/srv/app/src/payments.ts',
+        'code.line.number': 42,
+        'code.column.number': 7,
+        'order.id': 1,
+      },
+    }).extra;
+    expect(extra).toMatchObject({
+      module: 'payments',
+      function: 'chargeCard',
+      line: 42,
+      path: '/srv/app/src/payments.ts',
+      extra: { 'code.column.number': 7, 'order.id': 1 },
+    });
+  });
+
+  it('reads the deprecated code.* names and prefers code.namespace as the module', () => {
+    expect(
+      serialize({
+        attributes: {
+          'code.function': 'handle',
+          'code.namespace': 'app.http',
+          'code.filepath': 'C:\\app\\http.js',
+          'code.lineno': '12',
+          'code.stacktrace': 'at handle (http.js:12)',
+        },
+      }).extra,
+    ).toMatchObject({
+      module: 'app.http',
+      function: 'handle',
+      line: 12,
+      path: 'C:\\app\\http.js',
+      stack_info: 'at handle (http.js:12)',
+      extra: {},
+    });
+  });
+
+  it('turns exception.type, message and stacktrace into one traceback string', () => {
+    const error = new TypeError('card is null');
+    const extra = serialize({
+      attributes: {
+        'exception.type': 'TypeError',
+        'exception.message': 'card is null',
+        'exception.stacktrace': error.stack,
+        'exception.escaped': false,
+      },
+    }).extra as Record<string, unknown>;
+    expect(extra.exception).toBe(error.stack);
+    expect(String(extra.exception)).toMatch(/^TypeError: card is null\n\s+at /);
+    expect(extra.extra).toEqual({ 'exception.escaped': false });
+  });
+
+  it.each([
+    [{ 'exception.type': 'ValueError', 'exception.message': 'bad' }, 'ValueError: bad'],
+    [{ 'exception.message': 'bad' }, 'bad'],
+    [{ 'exception.type': 'ValueError' }, 'ValueError'],
+    [
+      { 'exception.type': 'E', 'exception.message': 'm', 'exception.stacktrace': '  at f()' },
+      'E: m\n  at f()',
+    ],
+  ])('exception from %j → %j', (attributes, exception) => {
+    expect(serialize({ attributes }).extra).toMatchObject({ exception });
+  });
+
+  it('sends an empty extra.extra, not null, for a record without attributes', () => {
+    expect(extraOf({ attributes: {} })).toEqual({});
   });
 });

@@ -46,11 +46,13 @@ describe('defaults', () => {
     expect(config).toMatchObject({
       baseUrl: 'https://logs.example.com',
       apiKey: SECRET,
-      username: undefined,
+      owner: undefined,
       defaultResource: undefined,
       routes: [],
       unmapped: 'drop',
-      compression: 'gzip',
+      compression: 'auto',
+      user: undefined,
+      minLevelRank: 0,
       timeoutMillis: 10_000,
       exportTimeoutMillis: 25_000,
       maxBatchBytes: 1_048_576,
@@ -85,7 +87,7 @@ describe('environment variables', () => {
     expect(config).toMatchObject({
       baseUrl: 'https://env.example.com/prefix',
       apiKey: SECRET,
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       defaultResource: { uuid: UUID },
       compression: 'none',
     });
@@ -98,8 +100,8 @@ describe('environment variables', () => {
 
     expect(normalizeConfig()).toMatchObject({
       baseUrl: 'https://logs.example.com/ingest',
-      username: 'dora',
-      defaultResource: { uuid: UUID, username: 'dora' },
+      owner: { kind: 'user', name: 'dora' },
+      defaultResource: { uuid: UUID, owner: { kind: 'user', name: 'dora' } },
     });
   });
 
@@ -111,9 +113,9 @@ describe('environment variables', () => {
 
     expect(normalizeConfig()).toMatchObject({
       baseUrl: 'https://proxy.example.com',
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       // The URL still names the owner of that resource.
-      defaultResource: { uuid: UUID, username: 'dora' },
+      defaultResource: { uuid: UUID, owner: { kind: 'user', name: 'dora' } },
     });
   });
 
@@ -124,7 +126,7 @@ describe('environment variables', () => {
     expect(normalizeConfig()).toMatchObject({
       baseUrl: 'https://env.example.com',
       apiKey: SECRET,
-      compression: 'gzip',
+      compression: 'auto',
     });
     expect(warn).not.toHaveBeenCalled();
   });
@@ -151,7 +153,7 @@ describe('code options beat the environment', () => {
     ).toMatchObject({
       baseUrl: 'https://code.example.com',
       apiKey: SECRET,
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       defaultResource: { uuid: UUID },
       compression: 'gzip',
     });
@@ -162,9 +164,9 @@ describe('code options beat the environment', () => {
       normalizeConfig({ resource: `https://code.example.com/p/u/dora/resources/${UUID}/logs/` }),
     ).toMatchObject({
       baseUrl: 'https://code.example.com/p',
-      username: 'dora',
+      owner: { kind: 'user', name: 'dora' },
       apiKey: 'rlk_1_env-key',
-      defaultResource: { uuid: UUID, username: 'dora' },
+      defaultResource: { uuid: UUID, owner: { kind: 'user', name: 'dora' } },
     });
   });
 
@@ -180,8 +182,8 @@ describe('code options beat the environment', () => {
   it('a plain UUID in code leaves base URL and username to the environment', () => {
     expect(normalizeConfig({ resource: UUID })).toMatchObject({
       baseUrl: 'https://env.example.com',
-      username: 'envuser',
-      defaultResource: { uuid: UUID, username: undefined },
+      owner: { kind: 'user', name: 'envuser' },
+      defaultResource: { uuid: UUID, owner: undefined },
     });
   });
 
@@ -200,14 +202,14 @@ describe('bad environment values warn and fall back', () => {
 
   it('RESLOG_COMPRESSION', () => {
     vi.stubEnv('RESLOG_COMPRESSION', 'brotli');
-    expect(normalizeConfig({ baseUrl: 'https://h.example' }).compression).toBe('gzip');
+    expect(normalizeConfig({ baseUrl: 'https://h.example' }).compression).toBe('auto');
     expect(warnings()).toContain('RESLOG_COMPRESSION');
     expect(warnings()).toContain('brotli');
   });
 
   it('RESLOG_USERNAME', () => {
     vi.stubEnv('RESLOG_USERNAME', 'Not A User');
-    expect(normalizeConfig({ baseUrl: 'https://h.example' }).username).toBeUndefined();
+    expect(normalizeConfig({ baseUrl: 'https://h.example' }).owner).toBeUndefined();
     expect(warnings()).toContain('RESLOG_USERNAME');
   });
 
@@ -373,7 +375,9 @@ describe('valid complex options', () => {
       resourceKeys: { checkout: UUID.toUpperCase() },
       headers: { 'X-Team': 'payments' },
     });
-    expect(config.routes).toMatchObject([{ key: 'worker', uuid: undefined, username: 'bob' }]);
+    expect(config.routes).toMatchObject([
+      { key: 'worker', uuid: undefined, owner: { kind: 'user', name: 'bob' } },
+    ]);
     expect(config.resourceKeys.get('checkout')).toBe(UUID);
     expect(config.headers).toEqual({ 'x-team': 'payments' });
   });

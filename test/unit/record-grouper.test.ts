@@ -139,8 +139,14 @@ describe('per-record override', () => {
         bodies: g.records.map((r) => r.body),
       })),
     ).toEqual([
-      { decision: { kind: 'uuid', username: 'alice', uuid: UUID_DEFAULT }, bodies: ['alice'] },
-      { decision: { kind: 'uuid', username: 'bob', uuid: UUID_DEFAULT }, bodies: ['bob'] },
+      {
+        decision: { kind: 'uuid', owner: { kind: 'user', name: 'alice' }, uuid: UUID_DEFAULT },
+        bodies: ['alice'],
+      },
+      {
+        decision: { kind: 'uuid', owner: { kind: 'user', name: 'bob' }, uuid: UUID_DEFAULT },
+        bodies: ['bob'],
+      },
     ]);
   });
 

@@ -22,7 +22,7 @@ describe('routing attributes', () => {
   it('sends a record with reslog.resource.uuid to that resource', () => {
     expect(router.route({}, { [UUID_ATTR]: UUID_A })).toEqual({
       kind: 'uuid',
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       uuid: UUID_A,
     });
   });
@@ -30,7 +30,7 @@ describe('routing attributes', () => {
   it('sends a resource with reslog.resource.uuid to that resource', () => {
     expect(router.route({ [UUID_ATTR]: UUID_A })).toEqual({
       kind: 'uuid',
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       uuid: UUID_A,
     });
   });
@@ -42,7 +42,7 @@ describe('routing attributes', () => {
   it('resolves reslog.resource.key on the record through a key lookup', () => {
     expect(router.route({}, { [KEY_ATTR]: 'checkout-api' })).toEqual({
       kind: 'key',
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       key: 'checkout-api',
     });
   });
@@ -50,25 +50,25 @@ describe('routing attributes', () => {
   it('resolves reslog.resource.key on the resource through a key lookup', () => {
     expect(router.route({ [KEY_ATTR]: 'billing.worker_1' })).toEqual({
       kind: 'key',
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       key: 'billing.worker_1',
     });
   });
 
   it('takes the owner from reslog.username on the record, then on the resource', () => {
     expect(router.route({ [UUID_ATTR]: UUID_A, [USER_ATTR]: 'bob' })).toMatchObject({
-      username: 'bob',
+      owner: { kind: 'user', name: 'bob' },
     });
     expect(
       router.route({ [UUID_ATTR]: UUID_A, [USER_ATTR]: 'bob' }, { [USER_ATTR]: 'carol' }),
-    ).toMatchObject({ username: 'carol' });
+    ).toMatchObject({ owner: { kind: 'user', name: 'carol' } });
   });
 
   it('lets reslog.username alone change the owner of the default target', () => {
     const withDefault = routerFor({ username: 'alice', resource: UUID_DEFAULT });
     expect(withDefault.route({}, { [USER_ATTR]: 'bob' })).toEqual({
       kind: 'uuid',
-      username: 'bob',
+      owner: { kind: 'user', name: 'bob' },
       uuid: UUID_DEFAULT,
     });
   });
@@ -214,7 +214,7 @@ describe('routes', () => {
     });
     expect(router.route({ 'service.name': 'checkout' })).toEqual({
       kind: 'key',
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       key: 'checkout-api',
     });
   });
@@ -224,15 +224,19 @@ describe('routes', () => {
       username: 'alice',
       routes: [{ match: { 'service.name': 'checkout' }, resource: UUID_A, username: 'bob' }],
     });
-    expect(router.route({ 'service.name': 'checkout' })).toMatchObject({ username: 'bob' });
+    expect(router.route({ 'service.name': 'checkout' })).toMatchObject({
+      owner: { kind: 'user', name: 'bob' },
+    });
     expect(router.route({ 'service.name': 'checkout', [USER_ATTR]: 'carol' })).toMatchObject({
-      username: 'carol',
+      owner: { kind: 'user', name: 'carol' },
     });
     const noRuleOwner = routerFor({
       username: 'alice',
       routes: [{ match: { 'service.name': 'checkout' }, resource: UUID_A }],
     });
-    expect(noRuleOwner.route({ 'service.name': 'checkout' })).toMatchObject({ username: 'alice' });
+    expect(noRuleOwner.route({ 'service.name': 'checkout' })).toMatchObject({
+      owner: { kind: 'user', name: 'alice' },
+    });
   });
 
   it('a rule username is enough without a username option', () => {
@@ -241,7 +245,7 @@ describe('routes', () => {
     });
     expect(router.route({ 'service.name': 'checkout' })).toEqual({
       kind: 'uuid',
-      username: 'bob',
+      owner: { kind: 'user', name: 'bob' },
       uuid: UUID_A,
     });
   });
@@ -264,7 +268,7 @@ describe('default resource and unmapped records', () => {
     });
     expect(router.route({ 'service.name': 'billing' })).toEqual({
       kind: 'uuid',
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       uuid: UUID_DEFAULT,
     });
   });
@@ -276,7 +280,7 @@ describe('default resource and unmapped records', () => {
     });
     expect(router.route({ 'service.name': 'billing' })).toEqual({
       kind: 'uuid',
-      username: 'dora',
+      owner: { kind: 'user', name: 'dora' },
       uuid: UUID_DEFAULT,
     });
   });
@@ -287,9 +291,12 @@ describe('default resource and unmapped records', () => {
       resource: `https://logs.example.com/u/dora/resources/${UUID_DEFAULT}/`,
       routes: [{ match: { 'service.name': 'checkout' }, resource: UUID_A }],
     });
-    expect(router.route({})).toMatchObject({ username: 'dora', uuid: UUID_DEFAULT });
+    expect(router.route({})).toMatchObject({
+      owner: { kind: 'user', name: 'dora' },
+      uuid: UUID_DEFAULT,
+    });
     expect(router.route({ 'service.name': 'checkout' })).toMatchObject({
-      username: 'alice',
+      owner: { kind: 'user', name: 'alice' },
       uuid: UUID_A,
     });
   });
@@ -311,7 +318,7 @@ describe('default resource and unmapped records', () => {
     expect(router.route({ [UUID_ATTR]: UUID_A })).toMatchObject({ kind: 'unmapped' });
     expect(router.route({ [UUID_ATTR]: UUID_A, [USER_ATTR]: 'bob' })).toMatchObject({
       kind: 'uuid',
-      username: 'bob',
+      owner: { kind: 'user', name: 'bob' },
     });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { levelOf } from '../../src/exporter/severity.js';
+import { LEVEL_RANKS, levelOf, parseMinLevel } from '../../src/exporter/severity.js';
 import { createTimestampFormatter } from '../../src/exporter/timestamp.js';
 
 const S = 1_795_234_527; // 2026-11-21T04:15:27Z
@@ -90,8 +90,36 @@ describe('severity → level', () => {
     [24, 'critical'],
   ])('severityNumber %i → %s', (severityNumber, level) => {
     expect(levelOf(severityNumber, undefined)).toBe(level);
-    // The number wins over any text.
-    expect(levelOf(severityNumber, 'alert')).toBe(level);
+    // The number wins over any other text.
+    expect(levelOf(severityNumber, 'warn')).toBe(level);
+  });
+
+  it('keeps a severity text of alert with an error or fatal number: OpenTelemetry has no alert number', () => {
+    // winston's syslog levels: alert → FATAL2 (22), crit → FATAL (21).
+    expect(levelOf(22, 'alert')).toBe('alert');
+    expect(levelOf(17, 'ALERT')).toBe('alert');
+    expect(levelOf(21, 'crit')).toBe('critical');
+    expect(levelOf(9, 'alert')).toBe('info');
+    expect(levelOf(13, 'alert')).toBe('warning');
+  });
+
+  it('ranks levels as the service does: alert between error and critical', () => {
+    const order = ['debug', 'info', 'warning', 'error', 'alert', 'critical'] as const;
+    const ranks = order.map((level) => LEVEL_RANKS[level]);
+    expect(ranks).toEqual([10, 20, 30, 40, 45, 50]);
+  });
+
+  it.each([
+    ['DEBUG', 10],
+    ['info', 20],
+    ['Warning', 30],
+    ['ERROR', 40],
+    ['ALERT', 45],
+    ['critical', 50],
+    ['NONE', Number.POSITIVE_INFINITY],
+    ['loud', undefined],
+  ])('minimum level %j → rank %s', (name, rank) => {
+    expect(parseMinLevel(name)).toBe(rank);
   });
 
   it.each([
@@ -109,7 +137,7 @@ describe('severity → level', () => {
     ['fatal', 'critical'],
     ['FATAL', 'critical'],
     ['alert', 'alert'],
-    ['emergency', 'alert'],
+    ['emergency', 'critical'],
     ['  Error  ', 'error'],
     ['verbose', 'info'],
     ['', 'info'],
