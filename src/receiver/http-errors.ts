@@ -16,6 +16,7 @@ export const ReceiverErrorCodes = {
   ADMIN_UNAUTHORIZED: 'admin_unauthorized',
   FORBIDDEN: 'forbidden',
   NOT_FOUND: 'not_found',
+  INVALID_RESOURCE: 'invalid_resource',
   CONFLICT: 'conflict',
   PAYLOAD_TOO_LARGE: 'payload_too_large',
   UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
@@ -48,9 +49,22 @@ export class ReceiverHttpError extends Error {
 
 const C = ReceiverErrorCodes;
 
-/** The one 404 for every resource a key may not see, whether it exists or not. */
+/** The management API's one 404 for every resource a key may not see, existing or not. */
 export function notFound(): ReceiverHttpError {
   return new ReceiverHttpError(404, C.NOT_FOUND, 'resource not found');
+}
+
+/**
+ * The one 404 of a resource path (`/u/{owner}/resources/{uuid}/…`: ingest, read, by-key,
+ * OTLP) whose owner and resource do not match, whether the resource exists or not: the
+ * service's code for it is `invalid_resource` (docs/receiver.md, "Error codes").
+ */
+export function invalidResource(): ReceiverHttpError {
+  return new ReceiverHttpError(
+    404,
+    C.INVALID_RESOURCE,
+    'no resource with this owner and UUID (or key) is visible to this API key',
+  );
 }
 
 export function badRequest(message: string, code: string = C.INVALID_BODY): ReceiverHttpError {

@@ -1,5 +1,5 @@
 import type { IngestBatch } from './ingest-body.js';
-import { type Level, levelOfSeverity, parseLevel } from './levels.js';
+import { LEVEL_RANKS, type Level, levelOfSeverity, parseLevel } from './levels.js';
 import type { RecordError } from './record-validator.js';
 import type { NewLog } from './store/log-store.js';
 import { isStorableNanos } from './timestamps.js';
@@ -125,6 +125,7 @@ export function fromOtlp(request: unknown, receivedNs: bigint): OtlpBatch[] {
         logs.push({
           tsNs: nanos(record.timeUnixNano) ?? nanos(record.observedTimeUnixNano) ?? receivedNs,
           level,
+          levelRank: LEVEL_RANKS[level],
           severityNumber: severity !== null && severity >= 0 && severity <= 24 ? severity : null,
           message: typeof body === 'string' ? body : body === null ? '' : JSON.stringify(body),
           logger: typeof scope.name === 'string' ? scope.name : null,

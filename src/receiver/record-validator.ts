@@ -1,4 +1,10 @@
-import { type Level, levelOfSeverity, parseLevel } from './levels.js';
+import {
+  LEVEL_RANKS,
+  type LogLevel,
+  levelOfSeverity,
+  MAX_LEVEL_NAME_LENGTH,
+  readLevel,
+} from './levels.js';
 import type { NewLog } from './store/log-store.js';
 import { parseTimestamp } from './timestamps.js';
 
@@ -91,16 +97,17 @@ function jsonText(value: unknown, field: string, limit: number): string | null {
   return text;
 }
 
-function level(record: Record<string, unknown>, severityNumber: number | null): Level {
+function level(record: Record<string, unknown>, severityNumber: number | null): LogLevel {
   const value = record.level;
   if (value === undefined || value === null) {
-    return (severityNumber !== null && levelOfSeverity(severityNumber)) || 'info';
+    const level = (severityNumber !== null && levelOfSeverity(severityNumber)) || 'info';
+    return { name: level, rank: LEVEL_RANKS[level] };
   }
-  const parsed = typeof value === 'string' ? parseLevel(value) : undefined;
+  const parsed = typeof value === 'string' ? readLevel(value) : undefined;
   if (!parsed) {
     reject(
       'invalid_level',
-      'level must be one of debug, info, warning, error, critical, alert (or trace, warn, fatal)',
+      `level must be a string of at most ${MAX_LEVEL_NAME_LENGTH} characters`,
     );
   }
   return parsed;
@@ -163,10 +170,12 @@ export function validateRecord(
       jsonText(unknownFields, 'unknown_fields', limits.maxAttributesBytes);
     }
     const tsNs = timestamp(record.ts, 'ts') ?? receivedNs;
+    const { name, rank } = level(record, severityNumber);
     return {
       log: {
         tsNs,
-        level: level(record, severityNumber),
+        level: name,
+        levelRank: rank,
         severityNumber,
         message,
         logger: optionalString(record, 'logger'),

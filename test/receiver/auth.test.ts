@@ -8,7 +8,7 @@ const withoutRequestId = (body: { error: Record<string, unknown> }) => {
   return rest;
 };
 
-describe('auth matrix (DESIGN.md §2)', () => {
+describe('auth matrix (docs/receiver.md, "Permissions")', () => {
   let app: FastifyInstance;
   beforeEach(() => {
     app = receiver();
@@ -58,6 +58,25 @@ describe('auth matrix (DESIGN.md §2)', () => {
       bodies.push(withoutRequestId(response.json()));
     }
     expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+    // The service's README documents this code for a path whose owner and UUID do not match.
+    expect(bodies[0]).toMatchObject({ code: 'invalid_resource' });
+    const read = await readLogs(app, '', { uuid: BOB_PRIVATE, owner: 'bob' });
+    expect(read.statusCode).toBe(404);
+    expect(withoutRequestId(read.json())).toEqual(bodies[0]);
+    const otlp = await post(
+      app,
+      { resourceLogs: [] },
+      { path: `/u/bob/resources/${CHECKOUT}/v1/logs` },
+    );
+    expect(otlp.statusCode).toBe(404);
+    expect(withoutRequestId(otlp.json())).toEqual(bodies[0]);
+    // The management API keeps its own code for a resource the key may not see.
+    const api = await app.inject({
+      url: `/api/resources/${BOB_PRIVATE}`,
+      headers: { 'x-api-key': KEYS.alice },
+    });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error.code).toBe('not_found');
     const byKey = await app.inject({
       method: 'GET',
       url: '/u/bob/resources/by-key/bob-private',

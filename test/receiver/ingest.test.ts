@@ -128,11 +128,11 @@ describe('ingest and read-back', () => {
     const response = await post(app, {
       logs: [
         { message: 'ok 1' },
-        { message: 'bad level', level: 'loud' },
+        { message: 'bad level', level: 'x'.repeat(65) },
         'not an object',
         { message: 'bad ts', ts: '2026-13-01T00:00:00Z' },
         { message: 'ok 2', level: 'fatal' },
-        { message: 'x'.repeat(70_000) },
+        { message: 'bad logger', logger: 42 },
         { message: 'bad trace', trace_id: 'xyz' },
       ],
     });
@@ -144,7 +144,7 @@ describe('ingest and read-back', () => {
       [1, 'invalid_level'],
       [2, 'invalid_record'],
       [3, 'invalid_ts'],
-      [5, 'message_too_large'],
+      [5, 'invalid_logger'],
       [6, 'invalid_trace_id'],
     ]);
     const { logs } = (await readLogs(app, '?order=asc')).json();

@@ -122,6 +122,38 @@ function createVersion2Database(file: string): void {
   db.close();
 }
 
+/** A database as a version-3 receiver left it: one log of each level, ranked 1..6 (alert 6). */
+function createVersion3Database(file: string): void {
+  const db = new DatabaseSync(file);
+  db.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  for (const migration of MIGRATIONS.filter((m) => m.version <= 3)) {
+    db.exec(migration.sql);
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
+      migration.version,
+      migration.name,
+      '2026-11-01T00:00:00.000Z',
+    );
+  }
+  db.exec(`
+    INSERT INTO accounts (id, username, created_at) VALUES (1, 'alice', '2026-11-01T00:00:00.000Z');
+    INSERT INTO resources (id, uuid, owner_id, key, name, created_at)
+      VALUES (1, '${CHECKOUT}', 1, 'checkout-api', 'Checkout API', '2026-11-01T00:00:00.000Z');
+    INSERT INTO ingests (id, resource_id, resource_attrs, sdk, sdk_version, received_at, request_id)
+      VALUES (1, 1, '{}', NULL, NULL, '2026-11-20T10:00:00.000Z', 'req-1');
+  `);
+  const insert = db.prepare(
+    `INSERT INTO logs (resource_id, ingest_id, ts_ns, level_rank, message, attributes)
+     VALUES (1, 1, ?, ?, ?, '{}')`,
+  );
+  // Version 3 ranked debug 1, info 2, warning 3, error 4, critical 5, alert 6.
+  ['debug', 'info', 'warning', 'error', 'critical', 'alert'].forEach((level, i) => {
+    insert.run(1_795_600_000_000_000_000n + BigInt(i), i + 1, level);
+  });
+  db.close();
+}
+
 describe('schema migrations', () => {
   let app: FastifyInstance | undefined;
   afterEach(() => app?.close());
@@ -209,6 +241,40 @@ describe('schema migrations', () => {
     expect(response.statusCode).toBe(202);
     const after = (await readLogs(app, '?q=after%20the%20upgrade')).json().logs;
     expect(after.map((l: { id: number }) => l.id)).toEqual([5]);
+  });
+
+  it('version 4 moves ranks to the service scale: alert between error and critical', async () => {
+    const file = join(dir, 'v3.db');
+    createVersion3Database(file);
+    app = receiver({ db: file });
+    const read = async (query = '') =>
+      (await readLogs(app as FastifyInstance, `?order=asc${query}`))
+        .json()
+        .logs.map((l: { message: string; level: string }) => `${l.message}:${l.level}`);
+    // Each log reads back as the level it was stored with.
+    expect(await read()).toEqual([
+      'debug:debug',
+      'info:info',
+      'warning:warning',
+      'error:error',
+      'critical:critical',
+      'alert:alert',
+    ]);
+    expect(await read('&level=error')).toEqual(['error:error', 'critical:critical', 'alert:alert']);
+    expect(await read('&level=alert')).toEqual(['critical:critical', 'alert:alert']);
+    expect(await read('&level=critical')).toEqual(['critical:critical']);
+    await app.close();
+    const db = new DatabaseSync(file, { readOnly: true });
+    const rows = db.prepare('SELECT message, level_rank, level_name FROM logs ORDER BY id').all();
+    db.close();
+    expect(rows.map((row) => [row.message, row.level_rank, row.level_name])).toEqual([
+      ['debug', 10, null],
+      ['info', 20, null],
+      ['warning', 30, null],
+      ['error', 40, null],
+      ['critical', 50, null],
+      ['alert', 45, null],
+    ]);
   });
 
   it('applies every migration to a new database once, and none again on reopening', async () => {

@@ -1,8 +1,10 @@
-import { type Level, levelRank } from '../levels.js';
-import type { AlertLevel } from '../store/settings-store.js';
+import { LEVEL_RANKS } from '../levels.js';
+import { ALERT_LEVELS, type AlertLevel } from '../store/settings-store.js';
 
 interface SummarisedLog {
-  level: Level;
+  /** The level as read back (a custom name such as `level 35` is kept as sent). */
+  level: string;
+  levelRank: number;
   message: string;
   tsNs: bigint;
 }
@@ -14,32 +16,32 @@ export interface LogAlertSummary {
 
 /**
  * One pass over a committed batch, so that each member's threshold is answered in O(1):
- * the alert step after a commit stays cheap however many members a resource has.
+ * the alert step after a commit stays cheap however many members a resource has. Logs
+ * count by rank, so `alert` (45) is at or above `error` but below `critical`, and a custom
+ * level such as `level 35` counts for a `warning` threshold.
  */
 export function summariseLogs(logs: readonly SummarisedLog[]): LogAlertSummary | undefined {
-  const counts = [0, 0, 0, 0, 0, 0, 0];
-  // Index of the first log of each rank: batch order decides "first".
-  const firsts = [-1, -1, -1, -1, -1, -1, -1];
-  const lowest = levelRank('warning');
+  const thresholds = ALERT_LEVELS.map((level) => LEVEL_RANKS[level]);
+  const lowest = Math.min(...thresholds);
+  const counts = thresholds.map(() => 0);
+  // Index of the first log at or above each threshold: batch order decides "first".
+  const firsts = thresholds.map(() => -1);
   let any = false;
   logs.forEach((log, index) => {
-    const rank = levelRank(log.level);
-    if (rank < lowest) return;
+    if (log.levelRank < lowest) return;
     any = true;
-    counts[rank] = (counts[rank] ?? 0) + 1;
-    if (firsts[rank] === -1) firsts[rank] = index;
+    thresholds.forEach((rank, t) => {
+      if (log.levelRank < rank) return;
+      counts[t] = (counts[t] ?? 0) + 1;
+      if (firsts[t] === -1) firsts[t] = index;
+    });
   });
   if (!any) return undefined;
   return {
     atOrAbove(level) {
-      let count = 0;
-      let first = -1;
-      for (let rank = levelRank(level); rank < counts.length; rank++) {
-        count += counts[rank] ?? 0;
-        const index = firsts[rank] ?? -1;
-        if (index !== -1 && (first === -1 || index < first)) first = index;
-      }
-      const log = logs[first];
+      const t = ALERT_LEVELS.indexOf(level);
+      const count = counts[t] ?? 0;
+      const log = logs[firsts[t] ?? -1];
       return count > 0 && log ? { count, first: log } : undefined;
     },
   };

@@ -2,7 +2,12 @@ import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Action, authorize, type ResourceAction } from '../authorization.js';
-import { notFound, ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import {
+  invalidResource,
+  notFound,
+  ReceiverErrorCodes,
+  ReceiverHttpError,
+} from '../http-errors.js';
 import { isResourceKey, isUsername, isUuid } from '../identifiers.js';
 import type { Principal, Resource, Role } from '../store/directory-store.js';
 
@@ -80,7 +85,10 @@ async function authPlugin(app: FastifyInstance) {
   ) => {
     const role: Role | undefined = resource && directory.roleOf(resource, principal.accountId);
     const decision = authorize(role, action);
-    if (decision === 'not_found') throw notFound();
+    if (decision === 'not_found') {
+      // Resource paths (logs, by-key, OTLP) answer the service's own code for them.
+      throw action === 'logs.read' || action === 'logs.write' ? invalidResource() : notFound();
+    }
     if (resource) request.notes.resource = resource.uuid;
     if (decision === 'forbidden') {
       throw new ReceiverHttpError(

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, ReceiverErrorCodes } from '../http-errors.js';
-import { LEVELS, type Level, parseLevel } from '../levels.js';
+import { LEVELS, parseMinLevel } from '../levels.js';
 import type { LogQuery } from '../store/log-store.js';
 import { parseTimestamp } from '../timestamps.js';
 import {
@@ -15,7 +15,10 @@ import {
 export interface ReadLogsQuery {
   since?: string;
   until?: string;
-  /** Minimum level. */
+  /**
+   * Minimum level: a canonical name (alias), `level N` or a rank (`45`); ranks are debug 10,
+   * info 20, warning 30, error 40, alert 45, critical 50.
+   */
   level?: string;
   q?: string;
   trace_id?: string;
@@ -77,12 +80,12 @@ export async function readRoutes(app: FastifyInstance) {
     if (!access) throw new Error('read route ran without resourceAccess');
     const query = request.query as ReadLogsQuery;
     const order = query.order ?? 'desc';
-    let minLevel: Level | undefined;
+    let minRank: number | undefined;
     if (query.level !== undefined) {
-      minLevel = parseLevel(query.level);
-      if (!minLevel) {
+      minRank = parseMinLevel(query.level);
+      if (minRank === undefined) {
         throw badRequest(
-          `level must be one of ${LEVELS.join(', ')}`,
+          `level must be one of ${LEVELS.join(', ')}, "level N" or a rank (a whole number)`,
           ReceiverErrorCodes.INVALID_REQUEST,
         );
       }
@@ -91,7 +94,7 @@ export async function readRoutes(app: FastifyInstance) {
     const logQuery: LogQuery = {
       sinceNs: time(query.since, 'since'),
       untilNs: time(query.until, 'until'),
-      minLevel,
+      minRank,
       q: query.q,
       traceId: query.trace_id?.toLowerCase(),
       limit: query.limit ?? 100,

@@ -1,11 +1,14 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { type Level, levelOfRank, levelRank } from '../levels.js';
+import { canonicalLevelOfRank, levelNameOfRank } from '../levels.js';
 import { formatTimestamp } from '../timestamps.js';
 
 /** One validated log record, ready to store. */
 export interface NewLog {
   tsNs: bigint;
-  level: Level;
+  /** The level as read back: canonical, or the name as sent (docs/receiver.md, "Levels"). */
+  level: string;
+  /** Rank on the service's scale (debug 10 … alert 45, critical 50). */
+  levelRank: number;
   severityNumber: number | null;
   message: string;
   logger: string | null;
@@ -35,7 +38,7 @@ export interface LogEnvelope {
 export interface StoredLog {
   id: number;
   ts: string;
-  level: Level;
+  level: string;
   severity_number: number | null;
   message: string;
   logger: string | null;
@@ -58,7 +61,8 @@ export interface StoredLog {
 export interface LogQuery {
   sinceNs?: bigint;
   untilNs?: bigint;
-  minLevel?: Level;
+  /** Lowest rank shown. */
+  minRank?: number;
   q?: string;
   traceId?: string;
   limit: number;
@@ -80,6 +84,7 @@ interface LogRow {
   id: number;
   ts_ns: string;
   level_rank: number;
+  level_name: string | null;
   severity_number: number | null;
   message: string;
   logger: string | null;
@@ -99,15 +104,15 @@ interface LogRow {
   request_id: string;
 }
 
-const SELECT_COLUMNS = `l.id, CAST(l.ts_ns AS TEXT) AS ts_ns, l.level_rank, l.severity_number,
+const SELECT_COLUMNS = `l.id, CAST(l.ts_ns AS TEXT) AS ts_ns, l.level_rank, l.level_name, l.severity_number,
   l.message, l.logger, l.attributes, l.extra, l.body, l.trace_id, l.span_id,
   CAST(l.observed_ts_ns AS TEXT) AS observed_ts_ns, l.event_name, l.record_id, l.unknown_fields,
   i.resource_attrs, i.sdk, i.sdk_version, i.received_at, i.request_id`;
 
-const INSERT_COLUMNS = `resource_id, ingest_id, ts_ns, level_rank, severity_number, message,
-  logger, attributes, extra, body, trace_id, span_id, observed_ts_ns, event_name, record_id,
-  unknown_fields`;
-const PARAMS_PER_ROW = 16;
+const INSERT_COLUMNS = `resource_id, ingest_id, ts_ns, level_rank, level_name, severity_number,
+  message, logger, attributes, extra, body, trace_id, span_id, observed_ts_ns, event_name,
+  record_id, unknown_fields`;
+const PARAMS_PER_ROW = 17;
 /**
  * Rows per INSERT statement: each `run()` crosses from JS into SQLite once, so a multi-row
  * statement pays that and the statement's own overhead once per chunk instead of per row.
@@ -127,7 +132,7 @@ function toStoredLog(row: LogRow): StoredLog {
   return {
     id: row.id,
     ts: formatTimestamp(BigInt(row.ts_ns)),
-    level: levelOfRank(row.level_rank),
+    level: row.level_name ?? levelNameOfRank(row.level_rank),
     severity_number: row.severity_number,
     message: row.message,
     logger: row.logger,
@@ -186,20 +191,22 @@ export function createLogStore(db: DatabaseSync) {
     params[at] = resourceId;
     params[at + 1] = ingestId;
     params[at + 2] = log.tsNs;
-    params[at + 3] = levelRank(log.level);
-    params[at + 4] = log.severityNumber;
-    params[at + 5] = log.message;
-    params[at + 6] = log.logger;
+    params[at + 3] = log.levelRank;
+    // Only a name that is not the rank's canonical one is stored (Python's `level 25`, …).
+    params[at + 4] = canonicalLevelOfRank(log.levelRank) === log.level ? null : log.level;
+    params[at + 5] = log.severityNumber;
+    params[at + 6] = log.message;
+    params[at + 7] = log.logger;
     const json = log.json;
-    params[at + 7] = json ? json.attributes : JSON.stringify(log.attributes);
-    params[at + 8] = json ? json.extra : stringify(log.extra);
-    params[at + 9] = json ? json.body : stringify(log.body);
-    params[at + 10] = log.traceId;
-    params[at + 11] = log.spanId;
-    params[at + 12] = log.observedTsNs;
-    params[at + 13] = log.eventName;
-    params[at + 14] = log.recordId;
-    params[at + 15] = isEmpty(log.unknownFields) ? null : JSON.stringify(log.unknownFields);
+    params[at + 8] = json ? json.attributes : JSON.stringify(log.attributes);
+    params[at + 9] = json ? json.extra : stringify(log.extra);
+    params[at + 10] = json ? json.body : stringify(log.body);
+    params[at + 11] = log.traceId;
+    params[at + 12] = log.spanId;
+    params[at + 13] = log.observedTsNs;
+    params[at + 14] = log.eventName;
+    params[at + 15] = log.recordId;
+    params[at + 16] = isEmpty(log.unknownFields) ? null : JSON.stringify(log.unknownFields);
   }
 
   return {
@@ -258,9 +265,9 @@ export function createLogStore(db: DatabaseSync) {
         where.push('l.ts_ns < ?');
         params.push(query.untilNs);
       }
-      if (query.minLevel !== undefined) {
+      if (query.minRank !== undefined) {
         where.push('l.level_rank >= ?');
-        params.push(levelRank(query.minLevel));
+        params.push(query.minRank);
       }
       if (query.q !== undefined && query.q !== '') {
         where.push('instr(lower(l.message), lower(?)) > 0');

@@ -234,6 +234,21 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX logs_resource_trace ON logs(resource_id, trace_id) WHERE trace_id IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'log levels: ranks on the service scale, alert below critical, names as sent',
+    sql: `
+      -- Ranks were 1..6 for debug, info, warning, error, critical, alert; now the service's
+      -- scale (docs/receiver.md, "Levels"): debug 10, info 20, warning 30, error 40,
+      -- alert 45, critical 50, so that alert sorts between error and critical.
+      UPDATE logs SET level_rank = CASE level_rank
+        WHEN 1 THEN 10 WHEN 2 THEN 20 WHEN 3 THEN 30 WHEN 4 THEN 40
+        WHEN 5 THEN 50 WHEN 6 THEN 45 ELSE level_rank END;
+      -- The level as sent when it is not the canonical name of its rank (Python's
+      -- "level 25", "notice", "notset"); NULL for the six canonical names.
+      ALTER TABLE logs ADD COLUMN level_name TEXT;
+    `,
+  },
 ];
 
 /** Brings the schema up to the newest version; returns the versions that were applied. */

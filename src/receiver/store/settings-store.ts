@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
-/** Levels a member may ask log alerts for (at or above). */
-export const ALERT_LEVELS = ['warning', 'error', 'critical', 'alert'] as const;
+/** Levels a member may ask log alerts for (at or above), lowest first: alert is below critical. */
+export const ALERT_LEVELS = ['warning', 'error', 'alert', 'critical'] as const;
 export type AlertLevel = (typeof ALERT_LEVELS)[number];
 
 /** One member's own notification settings for one resource (issue 4). */
