@@ -25,7 +25,7 @@ describe('permanent failures', () => {
   it.each([
     [401, 'unauthorized'],
     [403, 'forbidden'],
-    [404, 'not_found'],
+    [404, 'invalid_resource'],
     [400, 'invalid_body'],
   ])(
     'drops the batch as rejected on %i, with the server error code, without retrying',
@@ -38,7 +38,9 @@ describe('permanent failures', () => {
       const drops: DropEvent[] = [];
       const result = await exportOnce(newExporter(drops), [logRecord(), logRecord()]);
 
-      expect(server.ingests()).toHaveLength(1);
+      // A 400 to a gzipped body may mean the service could not read gzip: the batch goes once
+      // more as plain JSON (compression 'auto'), and is dropped when that is refused too.
+      expect(server.ingests()).toHaveLength(status === 400 ? 2 : 1);
       expect(result.code).toBe(1);
       expect(drops).toEqual([
         expect.objectContaining({

@@ -62,13 +62,16 @@ describe('SimpleLogRecordProcessor, async resource attributes and per-record rou
         severity_number: 17,
         message: 'card declined',
         logger: 'checkout.http',
-        attributes: { code: 51 },
+        extra: expect.objectContaining({ logger: 'checkout.http', extra: { code: 51 } }),
         trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
         span_id: '00f067aa0ba902b7',
       }),
     ]);
     expect(audit.logs).toEqual([
-      expect.objectContaining({ message: 'role changed', attributes: { actor: 'bob' } }),
+      expect.objectContaining({
+        message: 'role changed',
+        extra: expect.objectContaining({ extra: { actor: 'bob' } }),
+      }),
     ]);
     expect(exporter.getStats().exported).toBe(2);
   });

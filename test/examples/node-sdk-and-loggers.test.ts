@@ -50,7 +50,7 @@ describe('examples configured only through the environment', () => {
       ['warning', 'payment retry'],
       ['error', 'payment failed'],
     ]);
-    expect(logs[2]?.attributes).toMatchObject({ orderId: 1042 });
+    expect(logs[2]?.extra.extra).toMatchObject({ orderId: 1042 });
   });
 });
 
@@ -73,7 +73,7 @@ describe('examples/winston', () => {
         ['error', 'invoice email bounced'],
       ]);
       expect(logs[1]).toMatchObject({
-        attributes: { invoiceId: 'inv-77', amount: 42.5 },
+        extra: expect.objectContaining({ extra: { invoiceId: 'inv-77', amount: 42.5 } }),
         resource: { 'service.name': 'invoicing' },
       });
     } finally {

@@ -75,7 +75,7 @@ describe('real exporters against a listening receiver', () => {
       level: 'error',
       severity_number: 17,
       logger: 'app.http',
-      attributes: { i: 1, 'http.route': '/pay' },
+      extra: expect.objectContaining({ logger: 'app.http', extra: { i: 1, 'http.route': '/pay' } }),
       resource: { 'service.name': 'checkout', 'host.name': 'web-1' },
       sdk: 'reslog',
     });

@@ -13,6 +13,13 @@ const ENV_NAMES = [
   'RESLOG_USERNAME',
   'RESLOG_RESOURCE',
   'RESLOG_COMPRESSION',
+  'RESLOG_USER',
+  'RESLOG_MIN_LEVEL',
+  'ALSHIVAL_RESOURCE',
+  'ALSHIVAL_RESOURCE_URL',
+  'ALSHIVAL_API_KEY',
+  'ALSHIVAL_USERNAME',
+  'ALSHIVAL_CLOUD_LEVEL',
 ] as const;
 
 let warn: MockInstance<typeof diag.warn>;
@@ -380,5 +387,74 @@ describe('valid complex options', () => {
     ]);
     expect(config.resourceKeys.get('checkout')).toBe(UUID);
     expect(config.headers).toEqual({ 'x-team': 'payments' });
+  });
+});
+
+describe('owners, acting user and minimum level', () => {
+  it('takes a team owner from a team resource URL', () => {
+    expect(
+      normalizeConfig({
+        apiKey: SECRET,
+        resource: `https://h.example/team/devops/resources/${UUID}/`,
+      }),
+    ).toMatchObject({
+      baseUrl: 'https://h.example',
+      owner: { kind: 'team', name: 'devops' },
+      defaultResource: { uuid: UUID, owner: { kind: 'team', name: 'devops' } },
+    });
+  });
+
+  it('a rule names a username or a team, not both', () => {
+    expect(
+      normalizeConfig({
+        ...VALID,
+        routes: [{ match: { a: 'b' }, resource: UUID, team: 'devops' }],
+      }).routes[0]?.owner,
+    ).toEqual({ kind: 'team', name: 'devops' });
+    expect(
+      thrown(() =>
+        normalizeConfig({
+          ...VALID,
+          routes: [{ match: { a: 'b' }, resource: UUID, team: 'devops', username: 'alice' }],
+        }),
+      ).option,
+    ).toBe('routes[0]');
+    expect(
+      thrown(() =>
+        normalizeConfig({
+          ...VALID,
+          routes: [{ match: { a: 'b' }, resource: UUID, team: 'Dev Ops' }],
+        }),
+      ).option,
+    ).toBe('routes[0].team');
+  });
+
+  it('accepts an acting user in any case and refuses one that is not a username', () => {
+    expect(normalizeConfig({ ...VALID, user: 'Bob' }).user).toBe('Bob');
+    expect(thrown(() => normalizeConfig({ ...VALID, user: 'bob smith' })).option).toBe('user');
+  });
+
+  it('turns minLevel into a rank, none into nothing at all', () => {
+    expect(normalizeConfig({ ...VALID, minLevel: 'alert' }).minLevelRank).toBe(45);
+    expect(normalizeConfig({ ...VALID, minLevel: 'none' }).minLevelRank).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    expect(thrown(() => normalizeConfig({ ...VALID, minLevel: 'loud' as 'info' })).option).toBe(
+      'minLevel',
+    );
+  });
+
+  it('a bad ALSHIVAL_CLOUD_LEVEL warns and sends everything', () => {
+    vi.stubEnv('ALSHIVAL_CLOUD_LEVEL', 'LOUD');
+    expect(normalizeConfig(VALID).minLevelRank).toBe(0);
+    expect(warnings()).toContain('ALSHIVAL_CLOUD_LEVEL');
+  });
+
+  it('ALSHIVAL_API_KEY is never shown in a warning', () => {
+    vi.stubEnv('ALSHIVAL_API_KEY', SECRET);
+    vi.stubEnv('ALSHIVAL_RESOURCE', `not a url ${SECRET}`);
+    normalizeConfig({ baseUrl: 'https://h.example' });
+    expect(warnings()).toContain('ALSHIVAL_RESOURCE');
+    expect(warnings()).not.toContain(SECRET);
   });
 });

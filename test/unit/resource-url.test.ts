@@ -64,3 +64,23 @@ describe('parseResourceUrl', () => {
     }
   });
 });
+
+describe('parseResourceUrl with a team owner', () => {
+  it.each([
+    [`https://logs.example.com/team/devops/resources/${UUID}/`, 'https://logs.example.com'],
+    [
+      `https://host.example/DevTools/team/devops/resources/${UUID}/logs/`,
+      'https://host.example/DevTools',
+    ],
+  ])('%s → base %s, team devops', (url, baseUrl) => {
+    expect(parseResourceUrl(url)).toEqual({ baseUrl, team: 'devops', uuid: UUID });
+  });
+
+  it.each([
+    `https://h.example/teams/devops/resources/${UUID}/`,
+    `https://h.example/team/Dev Ops/resources/${UUID}/`,
+    `https://h.example/team/resources/${UUID}/`,
+  ])('refuses %s', (url) => {
+    expect(() => parseResourceUrl(url)).toThrow(InvalidOptionError);
+  });
+});
