@@ -67,7 +67,7 @@ describe.skipIf(!receiverImage)('an instrumented app shipping to the receiver co
       new Set(['billing']),
     );
     const errors = checkoutLogs.filter((log) => log.level === 'error');
-    expect(errors.map((log) => log.extra.extra.i)).toEqual(
+    expect(errors.map((log) => (log.extra as { extra: { i: number } }).extra.i)).toEqual(
       Array.from({ length: perService / 10 }, (_, i) => i * 10),
     );
     // The key was resolved through the receiver's lookup, with dana's key.
