@@ -10,6 +10,8 @@ export const ACCOUNT_ACTIONS = [
   'resources.create',
   'notifications.read',
   'notifications.update',
+  'teams.list',
+  'teams.create',
 ] as const;
 
 export const RESOURCE_ACTIONS = [
@@ -29,9 +31,21 @@ export const RESOURCE_ACTIONS = [
   'healthcheck.write',
 ] as const;
 
+/** Actions on a team named by the path, decided from the caller's role on the team. */
+export const TEAM_ACTIONS = [
+  'team.read',
+  'team.members.write',
+  'team.members.leave',
+  'team.resources.create',
+] as const;
+
 export type AccountAction = (typeof ACCOUNT_ACTIONS)[number];
 export type ResourceAction = (typeof RESOURCE_ACTIONS)[number];
-export type Action = AccountAction | ResourceAction;
+export type TeamAction = (typeof TEAM_ACTIONS)[number];
+export type Action = AccountAction | ResourceAction | TeamAction;
+
+/** A member's role on a team (docs/receiver.md, "Teams"). */
+export type TeamRole = 'viewer' | 'editor' | 'admin';
 
 /** `allow`, or the answer a refused request gets: 404 when the caller may not see the
  * resource at all (no enumeration), 403 when it may see it but not do this. */
@@ -45,7 +59,7 @@ const OWNER: readonly Role[] = ['owner'];
  * The permission matrix (docs/receiver.md, "Permissions"). `collaborators.leave` is a
  * collaborator removing themself; the owner cannot leave their own resource.
  */
-export const PERMISSIONS: Readonly<Record<ResourceAction, readonly Role[]>> = {
+export const PERMISSIONS: Readonly<Record<ResourceAction | TeamAction, readonly Role[]>> = {
   'logs.read': ALL,
   'logs.write': WRITERS,
   'resource.read': ALL,
@@ -60,15 +74,48 @@ export const PERMISSIONS: Readonly<Record<ResourceAction, readonly Role[]>> = {
   'health.read': ALL,
   'health.write': WRITERS,
   'healthcheck.write': WRITERS,
+  // On a team, `owner` is the team's admin (roleFromTeam).
+  'team.read': ALL,
+  'team.members.write': OWNER,
+  'team.members.leave': ALL,
+  'team.resources.create': OWNER,
 };
+
+/**
+ * A team role as a role on the team itself and on each of its resources: `viewer` and
+ * `editor` as a collaborator with that role, `admin` as the owner.
+ */
+export function roleFromTeam(role: TeamRole): Role {
+  return role === 'admin' ? 'owner' : role;
+}
+
+const RANK: Readonly<Record<Role, number>> = { viewer: 1, editor: 2, owner: 3 };
+
+/**
+ * The caller's role on a resource from everything it is there: the owning account, a direct
+ * collaborator, a member of the owning team. The highest role wins; `undefined`: none.
+ */
+export function roleOnResource(membership: {
+  owner: boolean;
+  collaborator?: 'viewer' | 'editor' | undefined;
+  team?: TeamRole | undefined;
+}): Role | undefined {
+  if (membership.owner) return 'owner';
+  const team = membership.team && roleFromTeam(membership.team);
+  const direct = membership.collaborator;
+  if (!team) return direct;
+  if (!direct) return team;
+  return RANK[team] >= RANK[direct] ? team : direct;
+}
 
 const isAccountAction = (action: Action): action is AccountAction =>
   (ACCOUNT_ACTIONS as readonly string[]).includes(action);
 
 /**
  * The one authorization function: every API-key request is decided here, from the caller's
- * role on the resource (`undefined` when it is neither owner nor collaborator, or when the
- * resource does not exist: both look the same) and the action.
+ * role on the resource or team in the path ({@link roleOnResource}, {@link roleFromTeam};
+ * `undefined` when it has none, or when the resource or team does not exist: both look the
+ * same) and the action.
  */
 export function authorize(role: Role | undefined, action: Action): Decision {
   if (isAccountAction(action)) return 'allow';

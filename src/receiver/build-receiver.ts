@@ -8,6 +8,7 @@ import { createMetrics } from './metrics.js';
 import { createHealthChecker } from './monitor/health-checker.js';
 import { createMonitor } from './monitor/monitor.js';
 import { createWebhookWorker } from './monitor/webhook-worker.js';
+import { normalizePathPrefix } from './path-prefix.js';
 import authPlugin from './plugins/auth-plugin.js';
 import faultPlugin from './plugins/fault-plugin.js';
 import limitsPlugin from './plugins/limits-plugin.js';
@@ -33,6 +34,7 @@ import { openApi, openApiRoute } from './routes/openapi-routes.js';
 import { otlpRoute } from './routes/otlp-route.js';
 import { readRoutes } from './routes/read-routes.js';
 import { resourceRoutes } from './routes/resource-routes.js';
+import { teamRoutes } from './routes/team-routes.js';
 import { validateSeed } from './seed.js';
 import { createStore } from './store/create-store.js';
 
@@ -65,6 +67,7 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
   const seed = options.seed === undefined ? undefined : validateSeed(options.seed);
   const notificationOptions = normalizeNotificationOptions(options.notifications);
   const healthCheckOptions = normalizeHealthCheckOptions(options.healthChecks);
+  const pathPrefix = normalizePathPrefix(options.pathPrefix);
   const store = createStore(options.db ?? ':memory:', () => new Date(clock()).toISOString());
   // Background work logs through the app's logger once it exists.
   const background = {
@@ -160,13 +163,21 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
   app.register(monitorPlugin);
   app.register(probeRoutes);
   app.register(openApiRoute);
-  app.register(ingestRoute);
-  app.register(otlpRoute);
-  app.register(readRoutes);
-  app.register(accountRoutes);
-  app.register(resourceRoutes);
-  app.register(memberRoutes);
-  app.register(healthRoutes);
+  // The service (data plane and management API) lives under the path prefix, if any; the
+  // control plane and /metrics stay at the root (docs/receiver.md, "Path prefix").
+  app.register(
+    async (service) => {
+      service.register(ingestRoute);
+      service.register(otlpRoute);
+      service.register(readRoutes);
+      service.register(accountRoutes);
+      service.register(resourceRoutes);
+      service.register(memberRoutes);
+      service.register(healthRoutes);
+      service.register(teamRoutes);
+    },
+    { prefix: pathPrefix },
+  );
   app.register(adminRoutes);
   app.register(controlRoutes);
   return app;

@@ -227,6 +227,13 @@ export interface ReceiverOptions {
    * @default DEFAULT_HEALTH_CHECK_OPTIONS
    */
   healthChecks?: Partial<HealthCheckOptions>;
+  /**
+   * Where the service lives, as on hosts that serve it under a path (`/DevTools`): the data
+   * plane (`/u/…`, `/team/…`) and the management API (`/api/…`) are served only under it;
+   * the control plane (`/_receiver/…`, `/internal/…`) and `/metrics` stay at the root.
+   * @default '' (no prefix)
+   */
+  pathPrefix?: string;
 }
 
 /** Limits with defaults applied; throws on values that are not positive integers. */

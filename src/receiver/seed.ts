@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { TeamRole } from './authorization.js';
 import { isResourceKey, isUsername, isUuid } from './identifiers.js';
 import type { Store } from './store/create-store.js';
 import type { HealthState } from './store/directory-store.js';
@@ -13,8 +14,13 @@ export type SeedNotificationSettings = {
 /** The seed file (docs/receiver.md, "Seed file"). */
 export interface Seed {
   accounts: { username: string; api_keys: string[] }[];
+  /** Teams with their members; applied after the accounts, before the resources. */
+  teams: { name: string; members: { username: string; role: TeamRole }[] }[];
   resources: {
-    owner: string;
+    /** The owning account; exactly one of `owner` and `team` is set. */
+    owner?: string;
+    /** The owning team. */
+    team?: string;
     uuid: string;
     key: string;
     name: string;
@@ -36,9 +42,11 @@ const ROOT_FIELDS = new Set([
   '$schema',
   'description',
   'accounts',
+  'teams',
   'resources',
   'notification_settings',
 ]);
+const TEAM_ROLES: readonly string[] = ['viewer', 'editor', 'admin'];
 const SETTINGS_FIELDS = new Set([
   'username',
   'resource',
@@ -121,7 +129,7 @@ function list(value: unknown, path: string): unknown[] {
 export function validateSeed(input: unknown): Seed {
   if (!isObject(input)) fail('(root)', 'must be a JSON object with accounts and resources');
   for (const key of Object.keys(input)) {
-    if (!ROOT_FIELDS.has(key)) fail(key, 'unknown field (expected accounts, resources)');
+    if (!ROOT_FIELDS.has(key)) fail(key, 'unknown field (expected accounts, teams, resources)');
   }
   const usernames = new Set<string>();
   const accounts = list(input.accounts, 'accounts').map((raw, i) => {
@@ -142,22 +150,55 @@ export function validateSeed(input: unknown): Seed {
     });
     return { username: raw.username, api_keys: keys };
   });
+  // Team names are their own namespace: a team may be called like an account.
+  const teamNames = new Set<string>();
+  const teams = list(input.teams, 'teams').map((raw, i) => {
+    const path = `teams[${i}]`;
+    if (!isObject(raw)) fail(path, 'must be an object');
+    if (!isUsername(raw.name)) fail(`${path}.name`, 'must match ^[a-z0-9][a-z0-9_.-]{0,62}$');
+    if (teamNames.has(raw.name)) fail(`${path}.name`, `"${raw.name}" appears twice`);
+    teamNames.add(raw.name);
+    const seen = new Set<string>();
+    const members = list(raw.members, `${path}.members`).map((m, j) => {
+      const mpath = `${path}.members[${j}]`;
+      if (!isObject(m) || !isUsername(m.username)) fail(`${mpath}.username`, 'must be a username');
+      if (seen.has(m.username)) fail(`${mpath}.username`, `"${m.username}" appears twice`);
+      seen.add(m.username);
+      if (!TEAM_ROLES.includes(m.role as string)) {
+        fail(`${mpath}.role`, `must be one of ${TEAM_ROLES.join(', ')}`);
+      }
+      return { username: m.username, role: m.role as TeamRole };
+    });
+    return { name: raw.name, members };
+  });
+  const teamMembers = (name: string | undefined) =>
+    teams.find((team) => team.name === name)?.members ?? [];
   const uuids = new Set<string>();
   const ownerKeys = new Set<string>();
   const settings: SeedNotificationSettings[] = [];
-  const resources = list(input.resources, 'resources').map((raw, i) => {
+  const resources = list(input.resources, 'resources').map((raw, i): Seed['resources'][number] => {
     const path = `resources[${i}]`;
     if (!isObject(raw)) fail(path, 'must be an object');
-    if (!isUsername(raw.owner)) fail(`${path}.owner`, 'must be a username');
+    if ((raw.owner === undefined) === (raw.team === undefined)) {
+      fail(path, 'needs exactly one of owner (an account) and team');
+    }
+    if (raw.owner !== undefined && !isUsername(raw.owner)) {
+      fail(`${path}.owner`, 'must be a username');
+    }
+    if (raw.team !== undefined && !isUsername(raw.team))
+      fail(`${path}.team`, 'must be a team name');
+    // Keys are unique per owner; accounts and teams are separate namespaces.
+    const ownerKey = raw.team !== undefined ? `team:${raw.team}` : `user:${raw.owner}`;
+    const ownerName = (raw.team ?? raw.owner) as string;
     if (!isUuid(raw.uuid)) fail(`${path}.uuid`, 'must be a UUID');
     const uuid = raw.uuid.toLowerCase();
     if (uuids.has(uuid)) fail(`${path}.uuid`, `"${uuid}" appears twice`);
     uuids.add(uuid);
     if (!isResourceKey(raw.key)) fail(`${path}.key`, 'must match ^[a-z0-9][a-z0-9._-]{0,127}$');
-    if (ownerKeys.has(`${raw.owner}/${raw.key}`)) {
-      fail(`${path}.key`, `"${raw.key}" is used twice by ${raw.owner}`);
+    if (ownerKeys.has(`${ownerKey}/${raw.key}`)) {
+      fail(`${path}.key`, `"${raw.key}" is used twice by ${ownerName}`);
     }
-    ownerKeys.add(`${raw.owner}/${raw.key}`);
+    ownerKeys.add(`${ownerKey}/${raw.key}`);
     const name = raw.name ?? raw.key;
     if (typeof name !== 'string' || name.length === 0 || name.length > 200) {
       fail(`${path}.name`, 'must be a string of 1 to 200 characters');
@@ -176,14 +217,21 @@ export function validateSeed(input: unknown): Seed {
     list(raw.notification_settings, `${path}.notification_settings`).forEach((n, j) => {
       const npath = `${path}.notification_settings[${j}]`;
       if (!isObject(n) || !isUsername(n.username)) fail(`${npath}.username`, 'must be a username');
-      if (n.username !== raw.owner && !collaborators.some((c) => c.username === n.username)) {
-        fail(`${npath}.username`, 'must be the owner or a collaborator of this resource');
+      if (
+        n.username !== raw.owner &&
+        !collaborators.some((c) => c.username === n.username) &&
+        !teamMembers(raw.team as string | undefined).some((m) => m.username === n.username)
+      ) {
+        fail(
+          `${npath}.username`,
+          'must be the owner, a collaborator or a team member of this resource',
+        );
       }
       if (n.resource !== undefined) fail(`${npath}.resource`, 'is implied by the resource');
       settings.push({ ...settingsEntry(n, npath), username: n.username, resource: uuid });
     });
     return {
-      owner: raw.owner,
+      ...(raw.team !== undefined ? { team: raw.team as string } : { owner: raw.owner as string }),
       uuid,
       key: raw.key,
       name,
@@ -211,13 +259,17 @@ export function validateSeed(input: unknown): Seed {
     if (
       seeded &&
       n.username !== seeded.owner &&
-      !seeded.collaborators.some((c) => c.username === n.username)
+      !seeded.collaborators.some((c) => c.username === n.username) &&
+      !teamMembers(seeded.team).some((m) => m.username === n.username)
     ) {
-      fail(`${path}.username`, 'must be the owner or a collaborator of the resource');
+      fail(
+        `${path}.username`,
+        'must be the owner, a collaborator or a team member of the resource',
+      );
     }
     settings.push({ ...settingsEntry(n, path), username: n.username, resource: uuid });
   });
-  return { accounts, resources, notification_settings: settings };
+  return { accounts, teams, resources, notification_settings: settings };
 }
 
 /** Reads and validates a seed file; errors name the file and the entry. */
@@ -245,8 +297,11 @@ export async function loadSeedFile(path: string): Promise<Seed> {
  * Creates what the seed describes, in one transaction. Existing accounts, keys, resources
  * and memberships are kept, so a seed can be applied again (on every start with a file DB).
  */
-export function applySeed(store: Store, seed: Seed): { accounts: number; resources: number } {
-  const { directory } = store;
+export function applySeed(
+  store: Store,
+  seed: Seed,
+): { accounts: number; teams: number; resources: number } {
+  const { directory, teams } = store;
   return store.transaction(() => {
     for (const account of seed.accounts) {
       const existing =
@@ -261,30 +316,50 @@ export function applySeed(store: Store, seed: Seed): { accounts: number; resourc
         directory.addApiKey(existing.id, key, 'seeded');
       }
     }
+    seed.teams.forEach((input, i) => {
+      const team = teams.byName(input.name) ?? teams.create(input.name);
+      input.members.forEach((m, j) => {
+        const account = directory.accountByUsername(m.username);
+        if (!account) {
+          throw new SeedError(
+            `invalid seed: teams[${i}].members[${j}].username: no account "${m.username}"`,
+          );
+        }
+        teams.setMember(team.id, account.id, m.role);
+      });
+    });
     seed.resources.forEach((input, i) => {
-      const owner = directory.accountByUsername(input.owner);
-      if (!owner)
+      const owner =
+        input.owner === undefined ? undefined : directory.accountByUsername(input.owner);
+      const team = input.team === undefined ? undefined : teams.byName(input.team);
+      if (input.owner !== undefined && !owner)
         throw new SeedError(`invalid seed: resources[${i}].owner: no account "${input.owner}"`);
+      if (input.team !== undefined && !team)
+        throw new SeedError(`invalid seed: resources[${i}].team: no team "${input.team}"`);
+      const ownerName = input.team ?? input.owner;
       let resource = directory.resourceByUuid(input.uuid);
       const created = resource === undefined;
-      if (resource && resource.ownerId !== owner.id) {
+      if (
+        resource &&
+        (resource.ownerId !== (owner?.id ?? null) || resource.teamId !== (team?.id ?? null))
+      ) {
         throw new SeedError(
-          `invalid seed: resources[${i}].uuid: already owned by ${resource.owner}`,
+          `invalid seed: resources[${i}].uuid: already owned by ${resource.team ?? resource.owner}`,
         );
       }
       if (!resource) {
-        const clash = directory.resourceByOwnerKey(input.owner, input.key);
+        const clash = team
+          ? directory.resourceByTeamKey(team.name, input.key)
+          : directory.resourceByOwnerKey(input.owner ?? '', input.key);
         if (clash) {
           throw new SeedError(
-            `invalid seed: resources[${i}].key: ${input.owner} already has "${input.key}"`,
+            `invalid seed: resources[${i}].key: ${ownerName} already has "${input.key}"`,
           );
         }
-        resource = directory.createResource({
-          ownerId: owner.id,
-          uuid: input.uuid,
-          key: input.key,
-          name: input.name,
-        });
+        const common = { uuid: input.uuid, key: input.key, name: input.name };
+        resource = team
+          ? directory.createResource({ teamId: team.id, ...common })
+          : directory.createResource({ ownerId: (owner as { id: number }).id, ...common });
       }
       // Only a resource this seed creates takes its health: a restart keeps the live state.
       if (input.health && created && input.health !== resource.health) {

@@ -112,10 +112,10 @@ describe('idempotency, admin API, faults, journal, wait and metrics', () => {
       url: '/_receiver/reset?reseed=true',
       headers: admin,
     });
-    expect(reset.json()).toEqual({ accounts: 4, resources: 3 });
+    expect(reset.json()).toEqual({ accounts: 4, teams: 0, resources: 3 });
     expect((await readLogs(app)).json().logs).toEqual([]);
     const empty = await app.inject({ method: 'POST', url: '/_receiver/reset', headers: admin });
-    expect(empty.json()).toEqual({ accounts: 0, resources: 0 });
+    expect(empty.json()).toEqual({ accounts: 0, teams: 0, resources: 0 });
     expect((await post(app, { message: 'x' })).statusCode).toBe(401);
   });
 

@@ -1,7 +1,14 @@
 import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Action, authorize, type ResourceAction } from '../authorization.js';
+import {
+  type Action,
+  authorize,
+  type ResourceAction,
+  roleFromTeam,
+  type TeamAction,
+  type TeamRole,
+} from '../authorization.js';
 import {
   invalidResource,
   notFound,
@@ -10,33 +17,46 @@ import {
 } from '../http-errors.js';
 import { isResourceKey, isUsername, isUuid } from '../identifiers.js';
 import type { Principal, Resource, Role } from '../store/directory-store.js';
+import type { Team } from '../store/team-store.js';
 
 export type AccessMode = 'read' | 'write';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * onRequest hook: authenticates `X-API-Key`, resolves `/u/{username}/resources/{uuid}`
-     * (or `.../by-key/{key}`) and checks the key's role may `mode` it; sets `request.access`.
+     * onRequest hook: authenticates `X-API-Key`, resolves `/u/{username}/resources/{uuid}` or
+     * `/team/{team}/resources/{uuid}` (or `.../by-key/{key}`) and checks the key's role may
+     * `mode` it; sets `request.access`.
      */
     resourceAccess(mode: AccessMode): onRequestHookHandler;
     /**
      * onRequest hook of the management API (`/api/*`): authenticates `X-API-Key` and, for a
-     * resource action, resolves `{uuid}` from the path and asks {@link authorize}; sets
-     * `request.notes.principal` and, for resource actions, `request.access`.
+     * resource or team action, resolves `{uuid}` or `{team}` from the path and asks
+     * {@link authorize}; sets `request.notes.principal` and, for resource actions,
+     * `request.access`, for team actions `request.teamAccess`.
      * `selfAction` replaces `action` when the path's `{username}` is the caller
-     * (a collaborator removing themself).
+     * (a collaborator or team member removing themself).
      */
-    apiAccess(action: Action, selfAction?: ResourceAction): onRequestHookHandler;
+    apiAccess(action: Action, selfAction?: ResourceAction | TeamAction): onRequestHookHandler;
     /** onRequest hook: `Authorization: Bearer <admin token>`. */
     adminAccess: onRequestHookHandler;
+  }
+  interface FastifyRequest {
+    /** The caller and team of a team route (set by `apiAccess`). */
+    teamAccess: { principal: Principal; team: Team; role: TeamRole } | undefined;
   }
 }
 
 interface ResourceParams {
   username?: string;
+  team?: string;
   uuid?: string;
   key?: string;
+}
+
+/** The one way the acting-user header may name the key's account: trimmed, any case. */
+export function sameUsername(claimed: string, username: string): boolean {
+  return claimed.trim().toLowerCase() === username;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -45,12 +65,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /**
- * Who may do what (DESIGN.md §1–§2): the key's account must be the owner or a collaborator
- * (any role reads, `editor` also writes); anything else is the same 404 as a resource that
- * does not exist, so keys cannot enumerate resources.
+ * Who may do what (docs/receiver.md, "Permissions"): the key's account must have a role on
+ * the resource, as its owner, a collaborator or a member of the owning team (any role
+ * reads, `editor` also writes); anything else is the same 404 as a resource that does not
+ * exist, so keys cannot enumerate resources.
  */
 async function authPlugin(app: FastifyInstance) {
-  const { directory } = app.receiver.store;
+  const { directory, teams } = app.receiver.store;
+  app.decorateRequest('teamAccess', undefined);
 
   const authenticate = (request: FastifyRequest): Principal => {
     const key = header(request, 'x-api-key');
@@ -66,8 +88,10 @@ async function authPlugin(app: FastifyInstance) {
       throw new ReceiverHttpError(401, ReceiverErrorCodes.INVALID_API_KEY, 'API key is not valid');
     }
     request.notes.principal = principal;
+    // The header names who is writing (on a shared resource the path names the owner); the
+    // key proves it, so it must name the key's own account.
     const claimed = header(request, 'x-user-username');
-    if (claimed !== undefined && claimed !== principal.username) {
+    if (claimed !== undefined && !sameUsername(claimed, principal.username)) {
       throw new ReceiverHttpError(
         401,
         ReceiverErrorCodes.USERNAME_MISMATCH,
@@ -107,14 +131,23 @@ async function authPlugin(app: FastifyInstance) {
       const principal = authenticate(request);
       const params = request.params as ResourceParams;
       let resource: Resource | undefined;
-      if (isUsername(params.username)) {
-        if (params.uuid !== undefined) {
-          if (isUuid(params.uuid)) {
-            const found = directory.resourceByUuid(params.uuid);
-            // The path names the owner: a UUID owned by someone else is not found.
-            if (found?.owner === params.username) resource = found;
-          }
-        } else if (isResourceKey(params.key)) {
+      // The path names the owner, an account or a team: a UUID owned by anyone else is not
+      // found, exactly like one that does not exist.
+      if (params.uuid !== undefined) {
+        const found = isUuid(params.uuid) ? directory.resourceByUuid(params.uuid) : undefined;
+        if (
+          found &&
+          (params.team !== undefined
+            ? found.team !== null && found.team === params.team
+            : found.owner !== null && found.owner === params.username)
+        ) {
+          resource = found;
+        }
+      } else if (isResourceKey(params.key)) {
+        if (params.team !== undefined) {
+          if (isUsername(params.team))
+            resource = directory.resourceByTeamKey(params.team, params.key);
+        } else if (isUsername(params.username)) {
           resource = directory.resourceByOwnerKey(params.username, params.key);
         }
       }
@@ -122,16 +155,43 @@ async function authPlugin(app: FastifyInstance) {
     };
   });
 
-  app.decorate('apiAccess', (action: Action, selfAction?: ResourceAction) => {
+  const decideTeam = (
+    request: FastifyRequest,
+    principal: Principal,
+    name: string,
+    action: Action,
+  ) => {
+    const team = isUsername(name) ? teams.byName(name) : undefined;
+    const teamRole = team && teams.roleOf(team.id, principal.accountId);
+    const decision = authorize(teamRole && roleFromTeam(teamRole), action);
+    // Non-members cannot tell a team from one that does not exist.
+    if (decision === 'not_found' || !team || !teamRole) {
+      throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'team not found');
+    }
+    if (decision === 'forbidden') {
+      throw new ReceiverHttpError(
+        403,
+        ReceiverErrorCodes.FORBIDDEN,
+        `your role (${teamRole}) on this team does not allow ${action}`,
+      );
+    }
+    request.teamAccess = { principal, team, role: teamRole };
+  };
+
+  app.decorate('apiAccess', (action: Action, selfAction?: ResourceAction | TeamAction) => {
     return async function apiAccess(request: FastifyRequest) {
       const principal = authenticate(request);
       const params = request.params as ResourceParams;
+      const self = selfAction !== undefined && params.username === principal.username;
+      if (params.team !== undefined) {
+        decideTeam(request, principal, params.team, self ? selfAction : action);
+        return;
+      }
       if (params.uuid === undefined) {
         decide(request, principal, undefined, action);
         return;
       }
       const resource = isUuid(params.uuid) ? directory.resourceByUuid(params.uuid) : undefined;
-      const self = selfAction !== undefined && params.username === principal.username;
       decide(request, principal, resource, self ? selfAction : action);
     };
   });

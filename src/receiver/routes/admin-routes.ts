@@ -3,6 +3,7 @@ import { generateApiKey } from '../api-keys.js';
 import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
 import { isResourceKey, isUuid, USERNAME_PATTERN } from '../identifiers.js';
 import { applySeed, SeedError, validateSeed } from '../seed.js';
+import { ownerOf } from './api-schemas.js';
 import { errorResponses, patterns } from './schemas.js';
 
 const conflict = (message: string) =>
@@ -16,6 +17,7 @@ const adminResourceSchema = {
     key: { type: 'string' },
     name: { type: 'string' },
     owner: { type: 'string' },
+    team: { type: 'string' },
     health: { type: 'string' },
     collaborators: {
       type: 'array',
@@ -175,7 +177,11 @@ export async function adminRoutes(app: FastifyInstance) {
 
   const countsSchema = {
     type: 'object',
-    properties: { accounts: { type: 'integer' }, resources: { type: 'integer' } },
+    properties: {
+      accounts: { type: 'integer' },
+      teams: { type: 'integer' },
+      resources: { type: 'integer' },
+    },
   } as const;
 
   app.post(
@@ -244,7 +250,7 @@ export async function adminRoutes(app: FastifyInstance) {
         uuid: resource.uuid,
         key: resource.key,
         name: resource.name,
-        owner: resource.owner,
+        ...ownerOf(resource),
         health: resource.health,
         created_at: resource.createdAt,
         collaborators: directory.collaborators(resource.id),

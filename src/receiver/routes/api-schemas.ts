@@ -14,27 +14,36 @@ export const uuidParamsSchema = {
   properties: { uuid: { type: 'string' } },
 } as const;
 
-/** A resource as the management API shows it: never the numeric ID. */
+/**
+ * A resource as the management API shows it: never the numeric ID; `owner` (an account) or
+ * `team`, whichever owns it.
+ */
 export const apiResourceSchema = {
   type: 'object',
-  required: ['uuid', 'key', 'name', 'owner', 'role', 'health', 'created_at'],
+  required: ['uuid', 'key', 'name', 'role', 'health', 'created_at'],
   properties: {
     uuid: { type: 'string' },
     key: { type: 'string' },
     name: { type: 'string' },
     owner: { type: 'string' },
+    team: { type: 'string' },
     role: { type: 'string', enum: ['owner', 'editor', 'viewer'] },
     health: { type: 'string', enum: HEALTH_STATES },
     created_at: { type: 'string' },
   },
 } as const;
 
+/** `{owner}` for an account's resource, `{team}` for a team's. */
+export function ownerOf(resource: Resource): { owner: string } | { team: string } {
+  return resource.team !== null ? { team: resource.team } : { owner: resource.owner ?? '' };
+}
+
 export function resourceView(resource: Resource, role: Role) {
   return {
     uuid: resource.uuid,
     key: resource.key,
     name: resource.name,
-    owner: resource.owner,
+    ...ownerOf(resource),
     role,
     health: resource.health,
     created_at: resource.createdAt,
@@ -102,6 +111,7 @@ export const notificationSchema = {
         key: { type: 'string' },
         name: { type: 'string' },
         owner: { type: 'string' },
+        team: { type: 'string' },
       },
     },
     created_at: { type: 'string' },

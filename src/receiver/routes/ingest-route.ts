@@ -2,13 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unsupportedMediaType } from '../http-errors.js';
 import { readIngestBody } from '../ingest-body.js';
 import { ingest } from '../ingest-service.js';
-import { errorResponses, ingestAnswerSchema, resourceParamsSchema } from './schemas.js';
+import { errorResponses, ingestAnswerSchema, RESOURCE_BASES } from './schemas.js';
 
-/**
- * `POST /u/{username}/resources/{uuid}/logs/` (DESIGN.md §2), with and without the trailing
- * slash. Hooks run in order: overload, auth (owner or editor), rate limit, faults; then the
- * JSON parser applies the body limits; the handler answers after the commit.
- */
 /** A body-less POST never reached the JSON parser: it is "not JSON" (415), like text/plain. */
 export async function requireJsonBody(request: FastifyRequest) {
   if (request.body === undefined) {
@@ -16,6 +11,12 @@ export async function requireJsonBody(request: FastifyRequest) {
   }
 }
 
+/**
+ * `POST /u/{username}/resources/{uuid}/logs/` and `POST /team/{team}/resources/{uuid}/logs/`
+ * (docs/receiver.md, "Ingest"), with and without the trailing slash. Hooks run in order:
+ * overload, auth (a role that may write), rate limit, faults; then the JSON parser applies
+ * the body limits; the handler answers after the commit.
+ */
 export async function ingestRoute(app: FastifyInstance) {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.access;
@@ -42,9 +43,9 @@ export async function ingestRoute(app: FastifyInstance) {
     return reply.code(result.status).send(result.body);
   };
 
-  const options = {
+  const options = (params: (typeof RESOURCE_BASES)[number]['params']) => ({
     schema: {
-      params: resourceParamsSchema,
+      params,
       headers: {
         type: 'object',
         properties: { 'idempotency-key': { type: 'string', minLength: 1, maxLength: 255 } },
@@ -54,7 +55,9 @@ export async function ingestRoute(app: FastifyInstance) {
     },
     onRequest: [app.admitLoad, app.resourceAccess('write'), app.rateLimit, app.injectFaults],
     preValidation: requireJsonBody,
-  };
-  app.post('/u/:username/resources/:uuid/logs/', options, handler);
-  app.post('/u/:username/resources/:uuid/logs', options, handler);
+  });
+  for (const { base, params } of RESOURCE_BASES) {
+    app.post(`${base}/:uuid/logs/`, options(params), handler);
+    app.post(`${base}/:uuid/logs`, options(params), handler);
+  }
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
 import { isUsername } from '../identifiers.js';
 import { ALERT_LEVELS, type NotificationSettings } from '../store/settings-store.js';
-import { accessOf, isHttpUrl, settingsSchema, uuidParamsSchema } from './api-schemas.js';
+import { accessOf, isHttpUrl, ownerOf, settingsSchema, uuidParamsSchema } from './api-schemas.js';
 import { errorResponses } from './schemas.js';
 
 const memberParamsSchema = {
@@ -38,9 +38,10 @@ export async function memberRoutes(app: FastifyInstance) {
         response: {
           200: {
             type: 'object',
-            required: ['owner', 'collaborators'],
+            required: ['collaborators'],
             properties: {
               owner: { type: 'string' },
+              team: { type: 'string' },
               collaborators: { type: 'array', items: collaboratorSchema },
             },
           },
@@ -51,7 +52,7 @@ export async function memberRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { resource } = accessOf(request);
-      return { owner: resource.owner, collaborators: directory.collaborators(resource.id) };
+      return { ...ownerOf(resource), collaborators: directory.collaborators(resource.id) };
     },
   );
 
@@ -82,7 +83,7 @@ export async function memberRoutes(app: FastifyInstance) {
         throw badRequest('the owner cannot be a collaborator', ReceiverErrorCodes.INVALID_REQUEST);
       }
       const added = store.transaction(() => {
-        const existed = directory.roleOf(resource, account.id) !== undefined;
+        const existed = directory.isCollaborator(resource.id, account.id);
         directory.setCollaborator(resource.id, account.id, role);
         return !existed;
       });
@@ -112,7 +113,7 @@ export async function memberRoutes(app: FastifyInstance) {
       // Access, settings, notifications and pending webhooks go in one transaction.
       const removed =
         account !== undefined &&
-        store.transaction(() => directory.removeCollaborator(resource.id, account.id));
+        store.transaction(() => directory.removeCollaborator(resource, account.id));
       if (!removed) throw notFound('collaborator');
       return reply.code(204).send();
     },

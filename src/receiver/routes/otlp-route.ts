@@ -3,10 +3,11 @@ import { ingest } from '../ingest-service.js';
 import { fromOtlp } from '../otlp-mapper.js';
 import { nanosFromMillis } from '../timestamps.js';
 import { requireJsonBody } from './ingest-route.js';
-import { errorResponses, resourceParamsSchema } from './schemas.js';
+import { errorResponses, RESOURCE_BASES } from './schemas.js';
 
 /**
- * `POST /u/{username}/resources/{uuid}/v1/logs`: OTLP/HTTP JSON with the ingest route's auth,
+ * `POST /u/{username}/resources/{uuid}/v1/logs` and `POST /team/{team}/resources/{uuid}/v1/logs`:
+ * OTLP/HTTP JSON with the ingest route's auth,
  * limits and faults. Answers 200 `{}` or `{"partialSuccess": {...}}` as the OTLP spec says;
  * protobuf gets 415 (only the JSON encoding is implemented).
  */
@@ -44,31 +45,33 @@ export async function otlpRoute(app: FastifyInstance) {
     return { partialSuccess: { rejectedLogRecords: rejected, errorMessage: messages.join('; ') } };
   };
 
-  app.post(
-    '/u/:username/resources/:uuid/v1/logs',
-    {
-      schema: {
-        params: resourceParamsSchema,
-        body: { type: 'object', properties: { resourceLogs: { type: 'array' } } },
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              partialSuccess: {
-                type: 'object',
-                properties: {
-                  rejectedLogRecords: { type: 'integer' },
-                  errorMessage: { type: 'string' },
+  for (const { base, params } of RESOURCE_BASES) {
+    app.post(
+      `${base}/:uuid/v1/logs`,
+      {
+        schema: {
+          params,
+          body: { type: 'object', properties: { resourceLogs: { type: 'array' } } },
+          response: {
+            200: {
+              type: 'object',
+              properties: {
+                partialSuccess: {
+                  type: 'object',
+                  properties: {
+                    rejectedLogRecords: { type: 'integer' },
+                    errorMessage: { type: 'string' },
+                  },
                 },
               },
             },
+            ...errorResponses,
           },
-          ...errorResponses,
         },
+        onRequest: [app.admitLoad, app.resourceAccess('write'), app.rateLimit, app.injectFaults],
+        preValidation: requireJsonBody,
       },
-      onRequest: [app.admitLoad, app.resourceAccess('write'), app.rateLimit, app.injectFaults],
-      preValidation: requireJsonBody,
-    },
-    handler,
-  );
+      handler,
+    );
+  }
 }

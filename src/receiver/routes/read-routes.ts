@@ -3,10 +3,10 @@ import { badRequest, ReceiverErrorCodes } from '../http-errors.js';
 import { LEVELS, parseMinLevel } from '../levels.js';
 import type { LogQuery } from '../store/log-store.js';
 import { parseTimestamp } from '../timestamps.js';
+import { ownerOf } from './api-schemas.js';
 import {
-  byKeyParamsSchema,
   errorResponses,
-  resourceParamsSchema,
+  RESOURCE_BASES,
   resourceSummarySchema,
   storedLogSchema,
 } from './schemas.js';
@@ -112,9 +112,9 @@ export async function readRoutes(app: FastifyInstance) {
     return { logs: page.logs, next_cursor: next };
   };
 
-  const listOptions = {
+  const listOptions = (params: (typeof RESOURCE_BASES)[number]['params']) => ({
     schema: {
-      params: resourceParamsSchema,
+      params,
       querystring: {
         type: 'object',
         additionalProperties: false,
@@ -142,29 +142,32 @@ export async function readRoutes(app: FastifyInstance) {
       },
     },
     onRequest: read,
-  };
-  app.get('/u/:username/resources/:uuid/logs/', listOptions, listLogs);
-  app.get('/u/:username/resources/:uuid/logs', listOptions, listLogs);
+  });
+  // The same routes under an account (/u/{username}) and a team (/team/{team}).
+  for (const { base, params, byKey } of RESOURCE_BASES) {
+    app.get(`${base}/:uuid/logs/`, listOptions(params), listLogs);
+    app.get(`${base}/:uuid/logs`, listOptions(params), listLogs);
 
-  app.get(
-    '/u/:username/resources/by-key/:key',
-    {
-      schema: {
-        params: byKeyParamsSchema,
-        response: { 200: resourceSummarySchema, ...errorResponses },
+    app.get(
+      `${base}/by-key/:key`,
+      {
+        schema: {
+          params: byKey,
+          response: { 200: resourceSummarySchema, ...errorResponses },
+        },
+        onRequest: read,
       },
-      onRequest: read,
-    },
-    async (request) => {
-      const resource = request.access?.resource;
-      if (!resource) throw new Error('by-key route ran without resourceAccess');
-      return {
-        uuid: resource.uuid,
-        key: resource.key,
-        name: resource.name,
-        owner: resource.owner,
-        health: resource.health,
-      };
-    },
-  );
+      async (request) => {
+        const resource = request.access?.resource;
+        if (!resource) throw new Error('by-key route ran without resourceAccess');
+        return {
+          uuid: resource.uuid,
+          key: resource.key,
+          name: resource.name,
+          ...ownerOf(resource),
+          health: resource.health,
+        };
+      },
+    );
+  }
 }

@@ -127,8 +127,10 @@ export async function resourceRoutes(app: FastifyInstance) {
       const body = request.body as { name?: string; key?: string };
       const updated = store.transaction(() => {
         const key = body.key ?? resource.key;
-        const clash = directory.resourceByOwnerKey(resource.owner, key);
-        if (clash && clash.id !== resource.id) throw conflict(resource.owner, key);
+        const clash = directory.resourceBySameOwnerKey(resource, key);
+        if (clash && clash.id !== resource.id) {
+          throw conflict(resource.team ?? resource.owner ?? '', key);
+        }
         directory.updateResource(resource.id, body.name ?? resource.name, key);
         return directory.resourceById(resource.id) ?? resource;
       });

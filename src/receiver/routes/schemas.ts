@@ -15,6 +15,31 @@ export const byKeyParamsSchema = {
   properties: { username: { type: 'string' }, key: { type: 'string' } },
 } as const;
 
+export const teamResourceParamsSchema = {
+  type: 'object',
+  required: ['team', 'uuid'],
+  properties: { team: { type: 'string' }, uuid: { type: 'string' } },
+} as const;
+
+export const teamByKeyParamsSchema = {
+  type: 'object',
+  required: ['team', 'key'],
+  properties: { team: { type: 'string' }, key: { type: 'string' } },
+} as const;
+
+/**
+ * Where a resource's data plane lives: under its owning account or its owning team
+ * (docs/receiver.md, "Data plane"). Each data-plane route is registered under both.
+ */
+export const RESOURCE_BASES = [
+  { base: '/u/:username/resources', params: resourceParamsSchema, byKey: byKeyParamsSchema },
+  {
+    base: '/team/:team/resources',
+    params: teamResourceParamsSchema,
+    byKey: teamByKeyParamsSchema,
+  },
+] as const;
+
 /** Error answers every route may give. */
 export const errorResponses = {
   '4xx': errorResponseSchema,
@@ -43,14 +68,16 @@ export const ingestAnswerSchema = {
   },
 } as const;
 
+/** The by-key answer: `owner` (an account) or `team`, whichever owns the resource. */
 export const resourceSummarySchema = {
   type: 'object',
-  required: ['uuid', 'key', 'name', 'owner', 'health'],
+  required: ['uuid', 'key', 'name', 'health'],
   properties: {
     uuid: { type: 'string' },
     key: { type: 'string' },
     name: { type: 'string' },
     owner: { type: 'string' },
+    team: { type: 'string' },
     health: { type: 'string' },
   },
 } as const;

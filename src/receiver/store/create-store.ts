@@ -6,10 +6,12 @@ import { createLogStore, type LogStore } from './log-store.js';
 import { createNotificationStore, type NotificationStore } from './notification-store.js';
 import { openDatabase, transaction } from './open-database.js';
 import { createSettingsStore, type SettingsStore } from './settings-store.js';
+import { createTeamStore, type TeamStore } from './team-store.js';
 
 export interface Store {
   readonly db: DatabaseSync;
   readonly directory: DirectoryStore;
+  readonly teams: TeamStore;
   readonly logs: LogStore;
   readonly idempotency: IdempotencyStore;
   readonly settings: SettingsStore;
@@ -36,12 +38,15 @@ export function createStore(path: string, now: () => string): Store {
     'notification_settings',
     'collaborators',
     'resources',
+    'team_members',
+    'teams',
     'api_keys',
     'accounts',
   ];
   return {
     db,
     directory: createDirectoryStore(db, now),
+    teams: createTeamStore(db, now),
     logs: createLogStore(db),
     idempotency: createIdempotencyStore(db),
     settings: createSettingsStore(db, now),

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { digestKey, digestsEqual } from '../api-keys.js';
+import { roleOnResource, type TeamRole } from '../authorization.js';
 
 export type Role = 'owner' | 'editor' | 'viewer';
 export type HealthState = 'unknown' | 'healthy' | 'degraded' | 'down';
@@ -24,8 +25,12 @@ export interface Resource {
   uuid: string;
   key: string;
   name: string;
-  ownerId: number;
-  owner: string;
+  /** The owning account, or `null` when a team owns the resource. */
+  ownerId: number | null;
+  owner: string | null;
+  /** The owning team, or `null` when an account owns the resource. */
+  teamId: number | null;
+  team: string | null;
   health: HealthState;
   /** When the health state last changed; `null` while it never did. */
   healthChangedAt: string | null;
@@ -42,15 +47,20 @@ interface ResourceRow {
   uuid: string;
   key: string;
   name: string;
-  owner_id: number;
-  owner: string;
+  owner_id: number | null;
+  owner: string | null;
+  team_id: number | null;
+  team: string | null;
   health_state: HealthState;
   health_changed_at: string | null;
   created_at: string;
 }
 
 const RESOURCE_COLUMNS =
-  'r.id, r.uuid, r.key, r.name, r.owner_id, a.username AS owner, r.health_state, r.health_changed_at, r.created_at';
+  'r.id, r.uuid, r.key, r.name, r.owner_id, a.username AS owner, r.team_id, t.name AS team, r.health_state, r.health_changed_at, r.created_at';
+/** A resource with its owner's name, whether an account or a team owns it. */
+const RESOURCES = `resources r LEFT JOIN accounts a ON a.id = r.owner_id
+  LEFT JOIN teams t ON t.id = r.team_id`;
 
 function toResource(row: ResourceRow | undefined): Resource | undefined {
   if (!row) return undefined;
@@ -61,6 +71,8 @@ function toResource(row: ResourceRow | undefined): Resource | undefined {
     name: row.name,
     ownerId: row.owner_id,
     owner: row.owner,
+    teamId: row.team_id,
+    team: row.team,
     health: row.health_state,
     healthChangedAt: row.health_changed_at,
     createdAt: row.created_at,
@@ -83,24 +95,23 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
         WHERE k.digest = ? AND k.revoked_at IS NULL`,
     ),
     insertResource: db.prepare(
-      'INSERT INTO resources (uuid, owner_id, key, name, created_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO resources (uuid, owner_id, team_id, key, name, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
-    resourceByUuid: db.prepare(
-      `SELECT ${RESOURCE_COLUMNS} FROM resources r JOIN accounts a ON a.id = r.owner_id WHERE r.uuid = ?`,
-    ),
+    resourceByUuid: db.prepare(`SELECT ${RESOURCE_COLUMNS} FROM ${RESOURCES} WHERE r.uuid = ?`),
     resourceByOwnerKey: db.prepare(
-      `SELECT ${RESOURCE_COLUMNS} FROM resources r JOIN accounts a ON a.id = r.owner_id
-        WHERE a.username = ? AND r.key = ?`,
+      `SELECT ${RESOURCE_COLUMNS} FROM ${RESOURCES} WHERE a.username = ? AND r.key = ?`,
     ),
-    resourceById: db.prepare(
-      `SELECT ${RESOURCE_COLUMNS} FROM resources r JOIN accounts a ON a.id = r.owner_id WHERE r.id = ?`,
+    resourceByTeamKey: db.prepare(
+      `SELECT ${RESOURCE_COLUMNS} FROM ${RESOURCES} WHERE t.name = ? AND r.key = ?`,
     ),
+    resourceById: db.prepare(`SELECT ${RESOURCE_COLUMNS} FROM ${RESOURCES} WHERE r.id = ?`),
     upsertCollaborator: db.prepare(
       `INSERT INTO collaborators (resource_id, account_id, role, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (resource_id, account_id) DO UPDATE SET role = excluded.role`,
     ),
-    collaboratorRole: db.prepare(
-      'SELECT role FROM collaborators WHERE resource_id = ? AND account_id = ?',
+    memberships: db.prepare(
+      `SELECT (SELECT role FROM collaborators WHERE resource_id = ? AND account_id = ?) AS direct,
+              (SELECT role FROM team_members WHERE team_id = ? AND account_id = ?) AS team`,
     ),
     collaborators: db.prepare(
       `SELECT a.username, c.role FROM collaborators c JOIN accounts a ON a.id = c.account_id
@@ -120,11 +131,12 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
       'DELETE FROM notifications WHERE resource_id = ? AND account_id = ?',
     ),
     resourcesOf: db.prepare(
-      `SELECT ${RESOURCE_COLUMNS}, CASE WHEN r.owner_id = ? THEN 'owner' ELSE c.role END AS role
-         FROM resources r JOIN accounts a ON a.id = r.owner_id
+      `SELECT ${RESOURCE_COLUMNS}, r.owner_id IS ? AS is_owner, c.role AS direct, m.role AS team_role
+         FROM ${RESOURCES}
          LEFT JOIN collaborators c ON c.resource_id = r.id AND c.account_id = ?
-        WHERE r.owner_id = ? OR c.account_id IS NOT NULL
-        ORDER BY a.username, r.key`,
+         LEFT JOIN team_members m ON m.team_id = r.team_id AND m.account_id = ?
+        WHERE r.owner_id = ? OR c.account_id IS NOT NULL OR m.account_id IS NOT NULL
+        ORDER BY r.team_id IS NOT NULL, COALESCE(a.username, t.name), r.key`,
     ),
     updateResource: db.prepare('UPDATE resources SET name = ?, key = ? WHERE id = ?'),
     deleteResource: db.prepare('DELETE FROM resources WHERE id = ?'),
@@ -136,6 +148,7 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
     ),
     counts: db.prepare(
       `SELECT (SELECT COUNT(*) FROM accounts) AS accounts,
+              (SELECT COUNT(*) FROM teams) AS teams,
               (SELECT COUNT(*) FROM resources) AS resources`,
     ),
   };
@@ -176,12 +189,22 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
       };
     },
 
-    createResource(input: { ownerId: number; key: string; name: string; uuid?: string }): Resource {
+    /** Creates a resource owned by an account (`ownerId`) or a team (`teamId`). */
+    createResource(
+      input: ({ ownerId: number; teamId?: never } | { teamId: number; ownerId?: never }) & {
+        key: string;
+        name: string;
+        uuid?: string;
+      },
+    ): Resource {
       const uuid = (input.uuid ?? randomUUID()).toLowerCase();
+      const ownerId = input.ownerId ?? null;
+      const teamId = input.teamId ?? null;
       const id = Number(
-        s.insertResource.run(uuid, input.ownerId, input.key, input.name, now()).lastInsertRowid,
+        s.insertResource.run(uuid, ownerId, teamId, input.key, input.name, now()).lastInsertRowid,
       );
-      s.ensureSettings.run(id, input.ownerId, now());
+      // Team members get default settings lazily (settings-store reads them as defaults).
+      if (ownerId !== null) s.ensureSettings.run(id, ownerId, now());
       return toResource(s.resourceById.get(id) as ResourceRow | undefined) as Resource;
     },
 
@@ -193,6 +216,17 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
       return toResource(s.resourceByOwnerKey.get(owner, key) as ResourceRow | undefined);
     },
 
+    resourceByTeamKey(team: string, key: string): Resource | undefined {
+      return toResource(s.resourceByTeamKey.get(team, key) as ResourceRow | undefined);
+    },
+
+    /** The resource with `key` of the same owner (account or team) as `resource`. */
+    resourceBySameOwnerKey(resource: Resource, key: string): Resource | undefined {
+      return resource.team !== null
+        ? this.resourceByTeamKey(resource.team, key)
+        : this.resourceByOwnerKey(resource.owner ?? '', key);
+    },
+
     resourceById(id: number): Resource | undefined {
       return toResource(s.resourceById.get(id) as ResourceRow | undefined);
     },
@@ -202,11 +236,28 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
       s.ensureSettings.run(resourceId, accountId, now());
     },
 
-    /** The role of an account on a resource, or `undefined` when it may not see it. */
+    /**
+     * The role of an account on a resource, or `undefined` when it may not see it: owner,
+     * direct collaborator and team member combined by {@link roleOnResource}.
+     */
     roleOf(resource: Resource, accountId: number): Role | undefined {
-      if (resource.ownerId === accountId) return 'owner';
-      const row = s.collaboratorRole.get(resource.id, accountId) as { role: Role } | undefined;
-      return row?.role;
+      const row = s.memberships.get(resource.id, accountId, resource.teamId, accountId) as {
+        direct: 'viewer' | 'editor' | null;
+        team: TeamRole | null;
+      };
+      return roleOnResource({
+        owner: resource.ownerId === accountId,
+        collaborator: row.direct ?? undefined,
+        team: row.team ?? undefined,
+      });
+    },
+
+    /** Whether the account is a direct collaborator (not counting the owner or teams). */
+    isCollaborator(resourceId: number, accountId: number): boolean {
+      const row = s.memberships.get(resourceId, accountId, null, accountId) as {
+        direct: string | null;
+      };
+      return row.direct !== null;
     },
 
     collaborators(resourceId: number): { username: string; role: 'viewer' | 'editor' }[] {
@@ -215,23 +266,42 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
 
     /**
      * Removes a collaborator with their settings and notifications (and so their pending
-     * webhooks): access and notifications end in the same transaction.
+     * webhooks): access and notifications end in the same transaction. A member of the
+     * owning team keeps both, since they keep access.
      */
-    removeCollaborator(resourceId: number, accountId: number): boolean {
+    removeCollaborator(resource: Resource, accountId: number): boolean {
+      const resourceId = resource.id;
       const removed = s.deleteCollaborator.run(resourceId, accountId).changes > 0;
-      if (removed) {
+      if (removed && this.roleOf(resource, accountId) === undefined) {
         s.deleteSettings.run(resourceId, accountId);
         s.deleteNotifications.run(resourceId, accountId);
       }
       return removed;
     },
 
-    /** Resources an account owns or collaborates on, with its role on each. */
+    /**
+     * Resources an account owns, collaborates on or sees through a team, with its role on
+     * each: accounts' resources first, then teams', each by owner and key.
+     */
     resourcesOf(accountId: number): ResourceWithRole[] {
-      const rows = s.resourcesOf.all(accountId, accountId, accountId) as unknown as (ResourceRow & {
-        role: Role;
+      const rows = s.resourcesOf.all(
+        accountId,
+        accountId,
+        accountId,
+        accountId,
+      ) as unknown as (ResourceRow & {
+        is_owner: number;
+        direct: 'viewer' | 'editor' | null;
+        team_role: TeamRole | null;
       })[];
-      return rows.map((row) => ({ ...(toResource(row) as Resource), role: row.role }));
+      return rows.map((row) => ({
+        ...(toResource(row) as Resource),
+        role: roleOnResource({
+          owner: row.is_owner === 1,
+          collaborator: row.direct ?? undefined,
+          team: row.team_role ?? undefined,
+        }) as Role,
+      }));
     },
 
     updateResource(resourceId: number, name: string, key: string): void {
@@ -264,8 +334,8 @@ export function createDirectoryStore(db: DatabaseSync, now: () => string) {
       s.setHealth.run(health, now(), resourceId);
     },
 
-    counts(): { accounts: number; resources: number } {
-      return s.counts.get() as { accounts: number; resources: number };
+    counts(): { accounts: number; teams: number; resources: number } {
+      return s.counts.get() as { accounts: number; teams: number; resources: number };
     },
   };
 }

@@ -4,7 +4,20 @@ import type { DatabaseSync } from 'node:sqlite';
  * Versioned schema migrations, applied in order inside one transaction each. Never edit a
  * released migration: add the next one. `schema_migrations` records what ran.
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  /**
+   * Set when the migration rebuilds a table other tables reference: it then runs with
+   * foreign keys off (else dropping the old table would cascade into its children) and is
+   * committed only when `PRAGMA foreign_key_check` finds nothing broken
+   * (https://www.sqlite.org/lang_altertable.html#otheralter).
+   */
+  rebuildsReferencedTable?: boolean;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'accounts, keys, resources, members, logs, idempotency',
@@ -249,6 +262,58 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE logs ADD COLUMN level_name TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'teams: team members, resources owned by an account or a team, the acting user of ingests',
+    rebuildsReferencedTable: true,
+    sql: `
+      -- Teams own resources as accounts do (docs/receiver.md, "Teams"). Team names are their
+      -- own namespace: paths say /u/{username} or /team/{team}.
+      CREATE TABLE teams (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE team_members (
+        team_id INTEGER NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('viewer', 'editor', 'admin')),
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (team_id, account_id)
+      );
+      CREATE INDEX team_members_account ON team_members(account_id);
+      -- Exactly one owner, an account or a team; keys unique per owner (NULLs never clash).
+      CREATE TABLE resources_v5 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        owner_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+        team_id INTEGER REFERENCES teams(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        health_state TEXT NOT NULL DEFAULT 'unknown'
+          CHECK (health_state IN ('unknown', 'healthy', 'degraded', 'down')),
+        health_changed_at TEXT,
+        created_at TEXT NOT NULL,
+        CHECK ((owner_id IS NULL) <> (team_id IS NULL)),
+        UNIQUE (owner_id, key),
+        UNIQUE (team_id, key)
+      );
+      INSERT INTO resources_v5 (id, uuid, owner_id, team_id, key, name, health_state,
+          health_changed_at, created_at)
+        SELECT id, uuid, owner_id, NULL, key, name, health_state, health_changed_at, created_at
+        FROM resources ORDER BY id;
+      -- Keep the id sequence: ids of deleted resources are never handed out again.
+      DELETE FROM sqlite_sequence WHERE name = 'resources_v5';
+      INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'resources_v5', seq FROM sqlite_sequence WHERE name = 'resources';
+      -- Foreign keys are off (rebuildsReferencedTable): the children of resources keep
+      -- their rows and, after the rename, reference the new table.
+      DROP TABLE resources;
+      ALTER TABLE resources_v5 RENAME TO resources;
+      -- Who wrote each request (the API key's account); NULL for requests stored before.
+      ALTER TABLE ingests ADD COLUMN acting_user TEXT;
+    `,
+  },
 ];
 
 /** Brings the schema up to the newest version; returns the versions that were applied. */
@@ -272,14 +337,24 @@ export function migrate(db: DatabaseSync): number[] {
   );
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
+    const rebuild = migration.rebuildsReferencedTable === true;
+    // The pragma is a no-op inside a transaction: switch it before BEGIN, restore it after.
+    const foreignKeys = (db.prepare('PRAGMA foreign_keys').get() as { foreign_keys: number })
+      .foreign_keys;
+    if (rebuild) db.exec('PRAGMA foreign_keys = OFF');
     db.exec('BEGIN IMMEDIATE');
     try {
       db.exec(migration.sql);
+      if (rebuild && db.prepare('PRAGMA foreign_key_check').all().length > 0) {
+        throw new Error(`migration ${migration.version} left broken foreign keys`);
+      }
       record.run(migration.version, migration.name, new Date().toISOString());
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
       throw error;
+    } finally {
+      if (rebuild) db.exec(`PRAGMA foreign_keys = ${foreignKeys}`);
     }
     applied.push(migration.version);
   }

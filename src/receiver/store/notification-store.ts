@@ -25,7 +25,8 @@ export interface AlertDetail {
 export interface NotificationView {
   id: number;
   kind: NotificationKind;
-  resource: { uuid: string; key: string; name: string; owner: string };
+  /** `owner` for an account's resource, `team` for a team's. */
+  resource: { uuid: string; key: string; name: string } & ({ owner: string } | { team: string });
   created_at: string;
   updated_at: string;
   read_at: string | null;
@@ -66,7 +67,8 @@ interface Row {
   uuid: string;
   key: string;
   name: string;
-  owner: string;
+  owner: string | null;
+  team: string | null;
   d_url: string | null;
   d_state: DeliveryState | null;
   d_attempts: number | null;
@@ -83,7 +85,12 @@ function toView(row: Row): NotificationView {
   return {
     id: row.id,
     kind: row.kind,
-    resource: { uuid: row.uuid, key: row.key, name: row.name, owner: row.owner },
+    resource: {
+      uuid: row.uuid,
+      key: row.key,
+      name: row.name,
+      ...(row.team !== null ? { team: row.team } : { owner: row.owner ?? '' }),
+    },
     created_at: row.created_at,
     updated_at: row.updated_at,
     read_at: row.read_at,
@@ -113,12 +120,13 @@ function toView(row: Row): NotificationView {
 }
 
 const SELECT = `SELECT n.id, n.account_id, n.kind, n.detail, n.alert_level, n.count, n.window_ends_ms,
-    n.created_at, n.updated_at, n.read_at, r.uuid, r.key, r.name, o.username AS owner,
+    n.created_at, n.updated_at, n.read_at, r.uuid, r.key, r.name, o.username AS owner, t.name AS team,
     d.url AS d_url, d.state AS d_state, d.attempts AS d_attempts, d.next_attempt_ms AS d_next,
     d.last_status AS d_status, d.last_error AS d_error, d.delivered_at AS d_delivered
   FROM notifications n
   JOIN resources r ON r.id = n.resource_id
-  JOIN accounts o ON o.id = r.owner_id
+  LEFT JOIN accounts o ON o.id = r.owner_id
+  LEFT JOIN teams t ON t.id = r.team_id
   LEFT JOIN webhook_deliveries d ON d.notification_id = n.id`;
 
 export interface NotificationQuery {

@@ -68,14 +68,20 @@ export function createSettingsStore(db: DatabaseSync, now: () => string) {
       'SELECT changed_by_member FROM notification_settings WHERE resource_id = ? AND account_id = ?',
     ),
     // Only current members: a settings row without a membership never receives anything.
+    // Members of the owning team who never changed their settings have no row: defaults.
     members: db.prepare(
-      `SELECT n.account_id, a.username, n.enabled, n.health_changes, n.log_alert_level, n.webhook_url
-         FROM notification_settings n
-         JOIN resources r ON r.id = n.resource_id
-         JOIN accounts a ON a.id = n.account_id
-        WHERE n.resource_id = ?
-          AND (n.account_id = r.owner_id OR EXISTS (SELECT 1 FROM collaborators c
-                WHERE c.resource_id = n.resource_id AND c.account_id = n.account_id))
+      `WITH m (account_id) AS (
+          SELECT owner_id FROM resources WHERE id = :r AND owner_id IS NOT NULL
+          UNION SELECT account_id FROM collaborators WHERE resource_id = :r
+          UNION SELECT tm.account_id FROM team_members tm
+                  JOIN resources r ON r.team_id = tm.team_id WHERE r.id = :r)
+       SELECT m.account_id, a.username,
+              COALESCE(n.enabled, 1) AS enabled, COALESCE(n.health_changes, 1) AS health_changes,
+              CASE WHEN n.account_id IS NULL THEN 'error' ELSE n.log_alert_level END
+                AS log_alert_level,
+              n.webhook_url
+         FROM m JOIN accounts a ON a.id = m.account_id
+         LEFT JOIN notification_settings n ON n.resource_id = :r AND n.account_id = m.account_id
         ORDER BY a.username`,
     ),
   };
@@ -116,7 +122,7 @@ export function createSettingsStore(db: DatabaseSync, now: () => string) {
 
     /** Every current member of the resource with their own settings. */
     members(resourceId: number): Member[] {
-      return (s.members.all(resourceId) as unknown as SettingsRow[]).map((row) => ({
+      return (s.members.all({ r: resourceId }) as unknown as SettingsRow[]).map((row) => ({
         accountId: row.account_id,
         username: row.username,
         settings: toSettings(row),
