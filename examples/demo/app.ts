@@ -120,13 +120,27 @@ export function createDemoApp(baseUrl: string, apiKey: string, username: string)
   }
 
   async function errorBurst(count: number) {
+    // The exception and code location semantic conventions become the service's
+    // extra.exception (one traceback string) and extra.module/function/line/path.
+    const timeout = new Error('acme-pay did not answer within 5000 ms');
+    timeout.name = 'ProviderTimeoutError';
     for (let i = 0; i < count; i++) {
       emit('checkout-api', 'payments', {
         context: inTrace(),
         severityNumber: SeverityNumber.ERROR,
         severityText: 'ERROR',
         body: 'payment provider timed out',
-        attributes: { 'order.id': 9000 + i, 'payment.provider': 'acme-pay', 'retry.count': 3 },
+        attributes: {
+          'order.id': 9000 + i,
+          'payment.provider': 'acme-pay',
+          'retry.count': 3,
+          'exception.type': timeout.name,
+          'exception.message': timeout.message,
+          'exception.stacktrace': timeout.stack ?? '',
+          'code.function.name': 'chargeCard',
+          'code.file.path': 'src/payments/charge.ts',
+          'code.line.number': 88,
+        },
         eventName: 'payment.failed',
       });
     }

@@ -1,5 +1,5 @@
 /**
- * Formats of the service's identifiers (DESIGN.md §1). Used when options are normalised and
+ * Formats of the service's identifiers (docs/protocol.md, "Identifiers"). Used when options are normalised and
  * when routing attributes arrive, never per log record.
  */
 

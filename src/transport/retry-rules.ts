@@ -3,7 +3,7 @@
 /** IMF-fixdate, RFC 850 and asctime forms of an HTTP-date (RFC 9110 §5.6.7). */
 const HTTP_DATE = /^[A-Za-z]{3,9},? [\dA-Za-z -]+ \d\d:\d\d:\d\d( GMT| \d{4})$/;
 
-/** 429 and the gateway/overload statuses; every other 4xx/5xx is permanent (DESIGN.md §3). */
+/** 429 and the gateway/overload statuses; every other 4xx/5xx is permanent (docs/exporter.md). */
 export function isRetryableStatus(statusCode: number): boolean {
   return statusCode === 429 || statusCode === 502 || statusCode === 503 || statusCode === 504;
 }
