@@ -62,9 +62,9 @@ function isoNanos(seconds: number, nanos: number): string {
 }
 
 /**
- * The ingest body (DESIGN.md §2) for `records`, written by the bench itself with one
- * `JSON.stringify`, so the ceiling and the load generator send what reslog sends without
- * depending on the exporter's internals.
+ * The ingest body (docs/protocol.md) for `records`, written by the bench itself with one
+ * `JSON.stringify`, so the ceiling and the load generator send what reslog sends (the service
+ * SDK's record layout) without depending on the exporter's internals.
  */
 export function ingestBody(records: readonly ReadableLogRecord[]): string {
   return JSON.stringify({
@@ -73,11 +73,21 @@ export function ingestBody(records: readonly ReadableLogRecord[]): string {
     sdk_version: '0.0.0',
     resource: RESOURCE_ATTRIBUTES,
     logs: records.map((record) => ({
-      ts: isoNanos(record.hrTime[0], record.hrTime[1]),
-      severity_number: record.severityNumber,
+      level: 'info',
       message: record.body,
       logger: record.instrumentationScope.name,
-      attributes: record.attributes,
+      ts: isoNanos(record.hrTime[0], record.hrTime[1]),
+      extra: {
+        logger: record.instrumentationScope.name,
+        module: null,
+        function: null,
+        line: null,
+        path: null,
+        extra: record.attributes,
+        stack_info: null,
+        exception: null,
+      },
+      severity_number: record.severityNumber,
       observed_ts: isoNanos(record.hrTimeObserved[0], record.hrTimeObserved[1]),
     })),
   });
