@@ -85,6 +85,7 @@ export function ingest(ctx: ReceiverContext, input: IngestInput): IngestResult {
       sdkVersion: batch.sdkVersion,
       receivedAt: new Date(now).toISOString(),
       requestId: input.requestId,
+      actingUser: principal.username,
     });
     const body: IngestAnswer = {
       accepted: logs.length,

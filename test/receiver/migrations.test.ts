@@ -170,6 +170,8 @@ describe('schema migrations', () => {
       sdk_version: '0.1.0',
       received_at: '2026-11-20T10:00:00.000Z',
       request_id: 'req-1',
+      // Stored before schema version 5 recorded the acting user.
+      user: null,
     };
     expect(logs).toEqual([
       {
@@ -229,6 +231,7 @@ describe('schema migrations', () => {
         sdk_version: null,
         received_at: '2026-11-20T11:00:00.000Z',
         request_id: 'req-1',
+        user: null,
       },
     ]);
 

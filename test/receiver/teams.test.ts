@@ -465,12 +465,19 @@ describe('acting user (X-User-Username)', () => {
     expect((await write(userPath(), 'bob', ' BoB ')).statusCode).toBe(202);
     expect((await write(teamPath(), 'bob', 'Bob')).statusCode).toBe(202);
     expect((await write(userPath(), 'alice', 'ALICE')).statusCode).toBe(202);
+    // Each log reads back with who wrote it: the key's account, however the header spelt it.
     const logs = (await send(app, 'GET', `${userPath()}/logs/?order=asc`, 'alice')).json().logs;
-    expect(logs.map((l: { message: string }) => l.message)).toEqual([
-      'bob as bob',
-      'bob as  BoB ',
-      'alice as ALICE',
+    expect(logs.map((l: { message: string; user: string }) => [l.message, l.user])).toEqual([
+      ['bob as bob', 'bob'],
+      ['bob as  BoB ', 'bob'],
+      ['alice as ALICE', 'alice'],
     ]);
+    const team = (await send(app, 'GET', `${teamPath()}/logs/`, 'carol')).json().logs;
+    expect(team.map((l: { user: string }) => l.user)).toEqual(['bob']);
+    // Without the header the writer is still the key's account.
+    await send(app, 'POST', `${teamPath()}/v1/logs`, 'dave', { body: otlpBody('otlp') });
+    const otlp = (await send(app, 'GET', `${teamPath()}/logs/?q=otlp`, 'carol')).json().logs;
+    expect(otlp.map((l: { user: string }) => l.user)).toEqual(['dave']);
   });
 
   it('a viewer naming themself gets 403, not a silent loss', async () => {

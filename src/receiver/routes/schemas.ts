@@ -110,6 +110,7 @@ export const storedLogSchema = {
     sdk_version: nullableString,
     received_at: { type: 'string' },
     request_id: { type: 'string' },
+    user: nullableString,
   },
 } as const;
 

@@ -32,6 +32,8 @@ export interface LogEnvelope {
   sdkVersion: string | null;
   receivedAt: string;
   requestId: string;
+  /** Who wrote the request: the API key's account (docs/receiver.md, "Acting user"). */
+  actingUser: string;
 }
 
 /** A log as the read API returns it. */
@@ -56,6 +58,8 @@ export interface StoredLog {
   sdk_version: string | null;
   received_at: string;
   request_id: string;
+  /** The account that wrote the request; `null` for logs stored before schema version 5. */
+  user: string | null;
 }
 
 export interface LogQuery {
@@ -102,12 +106,13 @@ interface LogRow {
   sdk_version: string | null;
   received_at: string;
   request_id: string;
+  acting_user: string | null;
 }
 
 const SELECT_COLUMNS = `l.id, CAST(l.ts_ns AS TEXT) AS ts_ns, l.level_rank, l.level_name, l.severity_number,
   l.message, l.logger, l.attributes, l.extra, l.body, l.trace_id, l.span_id,
   CAST(l.observed_ts_ns AS TEXT) AS observed_ts_ns, l.event_name, l.record_id, l.unknown_fields,
-  i.resource_attrs, i.sdk, i.sdk_version, i.received_at, i.request_id`;
+  i.resource_attrs, i.sdk, i.sdk_version, i.received_at, i.request_id, i.acting_user`;
 
 const INSERT_COLUMNS = `resource_id, ingest_id, ts_ns, level_rank, level_name, severity_number,
   message, logger, attributes, extra, body, trace_id, span_id, observed_ts_ns, event_name,
@@ -153,6 +158,7 @@ function toStoredLog(row: LogRow): StoredLog {
     sdk_version: row.sdk_version,
     received_at: row.received_at,
     request_id: row.request_id,
+    user: row.acting_user,
   };
 }
 
@@ -166,8 +172,8 @@ export type LogStore = ReturnType<typeof createLogStore>;
 
 export function createLogStore(db: DatabaseSync) {
   const insertIngest = db.prepare(
-    `INSERT INTO ingests (resource_id, resource_attrs, sdk, sdk_version, received_at, request_id)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO ingests (resource_id, resource_attrs, sdk, sdk_version, received_at, request_id,
+       acting_user) VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertChunk = db.prepare(insertSql(ROWS_PER_INSERT));
   const insertOne = db.prepare(insertSql(1));
@@ -224,6 +230,7 @@ export function createLogStore(db: DatabaseSync) {
           envelope.sdkVersion,
           envelope.receivedAt,
           envelope.requestId,
+          envelope.actingUser,
         ).lastInsertRowid,
       );
       let index = 0;
