@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { buildReceiver } from './build-receiver.js';
+import { normalizePathPrefix } from './path-prefix.js';
 import type { ReceiverLimits } from './receiver-options.js';
 import { loadSeedFile } from './seed.js';
 
@@ -24,6 +25,7 @@ const USAGE = `Usage: reslog-receiver [options]
   --request-timeout-millis N  time to send the whole request, at most 30000 [RESLOG_RECEIVER_REQUEST_TIMEOUT_MILLIS]
   --alert-window-seconds N log alerts coalescing window [RESLOG_RECEIVER_ALERT_WINDOW_SECONDS] (default 60)
   --health-failures-until-down N  failed probes that make a resource down [RESLOG_RECEIVER_HEALTH_FAILURES_UNTIL_DOWN] (default 3)
+  --path-prefix PATH       serve the data plane and /api under PATH, e.g. /DevTools [RESLOG_PATH_PREFIX] (default none)
 `;
 
 const LIMIT_FLAGS: Record<string, [keyof ReceiverLimits, string]> = {
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
       'log-level': string,
       'alert-window-seconds': string,
       'health-failures-until-down': string,
+      'path-prefix': string,
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, string])),
     },
@@ -86,6 +89,11 @@ async function main(): Promise<void> {
     'RESLOG_RECEIVER_HEALTH_FAILURES_UNTIL_DOWN',
   );
 
+  const pathPrefix = normalizePathPrefix(
+    option('path-prefix', 'RESLOG_PATH_PREFIX'),
+    '--path-prefix (RESLOG_PATH_PREFIX)',
+  );
+
   const seed = seedPath === undefined ? undefined : await loadSeedFile(seedPath);
   const app = buildReceiver({
     db,
@@ -106,6 +114,7 @@ async function main(): Promise<void> {
           },
         }),
     ...(givenToken ? { adminToken: givenToken } : {}),
+    pathPrefix,
     // Logs go to stderr: stdout carries only the ready line, which scripts wait for.
     logger: { level: logLevel, stream: process.stderr },
   });
@@ -134,6 +143,11 @@ async function main(): Promise<void> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   if (!givenToken) console.error(`reslog-receiver admin token: ${app.receiver.adminToken}`);
+  // The ready line stays the root URL (the control plane lives there); the service's base
+  // URL, with the prefix, goes to stderr.
+  if (pathPrefix !== '') {
+    console.error(`reslog-receiver serves the data plane and /api under ${pathPrefix}`);
+  }
   process.stdout.write(`reslog-receiver listening on http://${urlHost}:${actualPort}\n`);
 }
 

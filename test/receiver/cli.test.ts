@@ -113,6 +113,42 @@ describe('reslog-receiver CLI', () => {
     expect(await second.exit).toBe(0);
   });
 
+  it('serves the data plane and /api under --path-prefix or RESLOG_PATH_PREFIX, the control plane at the root', async () => {
+    for (const [args, env] of [
+      [['--path-prefix', '/DevTools'], {}],
+      [[], { RESLOG_PATH_PREFIX: '/DevTools/' }],
+    ] as const) {
+      const { url, child, exit } = await start(
+        ['--port', '0', '--seed', seed, '--log-level', 'silent', ...args],
+        { RESLOG_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+      );
+      const ingest = (prefix: string) =>
+        fetch(`${url}${prefix}/u/alice/resources/${CHECKOUT}/logs/`, {
+          method: 'POST',
+          headers: { 'x-api-key': KEYS.bob, 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'prefixed' }),
+        });
+      expect((await ingest('/DevTools')).status).toBe(202);
+      expect((await ingest('')).status).toBe(404);
+      const me = await fetch(`${url}/DevTools/api/me`, { headers: { 'x-api-key': KEYS.bob } });
+      expect(((await me.json()) as { username: string }).username).toBe('bob');
+      const wait = await fetch(`${url}/_receiver/logs/wait?resource=${CHECKOUT}&min=1`, {
+        headers: admin,
+      });
+      expect(((await wait.json()) as { count: number }).count).toBe(1);
+      child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+    }
+    const bad = spawn(node, [cli, '--port', '0', '--path-prefix', 'DevTools'], { cwd: root });
+    children.push(bad);
+    let stderr = '';
+    bad.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    expect(await new Promise((resolve) => bad.once('exit', resolve))).toBe(1);
+    expect(stderr).toMatch(/--path-prefix \(RESLOG_PATH_PREFIX\)" must be a path/);
+  });
+
   it('exits non-zero naming the bad entry of an invalid seed', async () => {
     const child = spawn(node, [cli, '--port', '0', '--seed', join(root, 'package.json')], {
       cwd: root,
