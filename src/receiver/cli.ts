@@ -18,9 +18,10 @@ const USAGE = `Usage: reslog-receiver [options]
   --max-message-bytes N    [RESLOG_RECEIVER_MAX_MESSAGE_BYTES]
   --max-attributes-bytes N [RESLOG_RECEIVER_MAX_ATTRIBUTES_BYTES]
   --max-depth N            [RESLOG_RECEIVER_MAX_DEPTH]
-  --rate-limit N           requests/s per key [RESLOG_RECEIVER_RATE_LIMIT]
+  --rate-limit N           requests/s per key, 0 = off [RESLOG_RECEIVER_RATE_LIMIT] (default off)
   --rate-burst N           [RESLOG_RECEIVER_RATE_BURST]
-  --max-in-flight N        [RESLOG_RECEIVER_MAX_IN_FLIGHT]
+  --max-in-flight N        requests processed at once [RESLOG_RECEIVER_MAX_IN_FLIGHT]
+  --max-queued-requests N  requests waiting for those, more get 503 [RESLOG_RECEIVER_MAX_QUEUED_REQUESTS]
   --headers-timeout-millis N  time to send all headers, at most 10000 [RESLOG_RECEIVER_HEADERS_TIMEOUT_MILLIS]
   --request-timeout-millis N  time to send the whole request, at most 30000 [RESLOG_RECEIVER_REQUEST_TIMEOUT_MILLIS]
   --alert-window-seconds N log alerts coalescing window [RESLOG_RECEIVER_ALERT_WINDOW_SECONDS] (default 60)
@@ -37,6 +38,7 @@ const LIMIT_FLAGS: Record<string, [keyof ReceiverLimits, string]> = {
   'rate-limit': ['rateLimitPerSecond', 'RESLOG_RECEIVER_RATE_LIMIT'],
   'rate-burst': ['rateLimitBurst', 'RESLOG_RECEIVER_RATE_BURST'],
   'max-in-flight': ['maxInFlight', 'RESLOG_RECEIVER_MAX_IN_FLIGHT'],
+  'max-queued-requests': ['maxQueuedRequests', 'RESLOG_RECEIVER_MAX_QUEUED_REQUESTS'],
   'headers-timeout-millis': ['headersTimeoutMillis', 'RESLOG_RECEIVER_HEADERS_TIMEOUT_MILLIS'],
   'request-timeout-millis': ['requestTimeoutMillis', 'RESLOG_RECEIVER_REQUEST_TIMEOUT_MILLIS'],
 };

@@ -1,3 +1,4 @@
+import { isRawJson } from './exact-numbers.js';
 import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from './http-errors.js';
 
 /** An ingest body split into its batch envelope and its records. */
@@ -20,15 +21,15 @@ function optionalString(body: Record<string, unknown>, field: string): string | 
 }
 
 /**
- * Reads the envelope of an ingest body (DESIGN.md §2): `{resource_id, sdk, sdk_version,
- * resource, logs[]}`; a body without `logs` is a single record (curl).
+ * Reads the envelope of an ingest body (docs/receiver.md, "Ingest"): `{resource_id, sdk,
+ * sdk_version, resource, logs[]}`; a body without `logs` is a single record (curl).
  */
 export function readIngestBody(
   body: unknown,
   resourceUuid: string,
   maxRecords: number,
 ): IngestBatch {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || isRawJson(body)) {
     throw badRequest('request body must be a JSON object');
   }
   const envelope = body as Record<string, unknown>;
@@ -42,7 +43,12 @@ export function readIngestBody(
     }
   }
   const resource = envelope.resource ?? {};
-  if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) {
+  if (
+    typeof resource !== 'object' ||
+    resource === null ||
+    Array.isArray(resource) ||
+    isRawJson(resource)
+  ) {
     throw badRequest('resource must be a JSON object of attributes');
   }
   const sdk = optionalString(envelope, 'sdk');

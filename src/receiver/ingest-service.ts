@@ -32,7 +32,7 @@ export interface IngestInput {
 
 /**
  * Validates a batch and stores its valid records in one transaction with its idempotency
- * record, so that an answer is only ever sent for committed data (DESIGN.md §2).
+ * record, so that an answer is only ever sent for committed data (docs/receiver.md, "Ingest").
  */
 export function ingest(ctx: ReceiverContext, input: IngestInput): IngestResult {
   const now = ctx.clock();

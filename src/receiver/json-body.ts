@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { isInexact, isRawJson, parseExactNumbers } from './exact-numbers.js';
 import {
   badRequest,
   payloadTooLarge,
@@ -21,16 +22,35 @@ export interface DecodedBody {
 }
 
 /**
+ * A record of an ingest body nested deeper than `maxDepth`: it takes the record's place so
+ * that the record alone is rejected (`nesting_too_deep`), never the whole request.
+ */
+export class TooDeepRecord {
+  constructor(
+    /** Its depth, counting the record as 1 (the walk stops one level past the limit). */
+    readonly depth: number,
+    readonly maxDepth: number,
+  ) {}
+}
+
+/**
  * Decodes a JSON request body: gzip (inflating at most `maxBytes`, so a gzip bomb is cut off
  * early), then JSON, then nesting depth and removal of `__proto__` keys (one walk over the
  * parsed value) so that no later copy of the value can reach an object prototype. V8 parses
  * deep nesting without recursion, so the depth can be checked after parsing; a body that is
  * not JSON still reports too deep a nesting first, as when the text was checked before.
+ *
+ * An ingest body (`ingest`) is checked per record: a record deeper than `maxDepth` (the
+ * record counting as 1) is replaced by a {@link TooDeepRecord}; only the envelope outside
+ * `logs` being too deep is a 400. When the walk finds a number a double cannot hold
+ * (2^70, 1e400, -0), the body is parsed again keeping those numbers' text
+ * (docs/receiver.md, "Lossless read-back"); plain bodies pay only the walk they had anyway.
  */
 export async function decodeJsonBody(
   raw: Buffer,
   contentEncoding: string | undefined,
   limits: { maxBodyBytes: number; maxDepth: number },
+  ingest = false,
 ): Promise<DecodedBody> {
   let bytes = raw;
   const encoding = contentEncoding?.trim().toLowerCase() ?? 'identity';
@@ -51,14 +71,22 @@ export async function decodeJsonBody(
     );
   }
   if (bytes.length === 0) throw badRequest('request body is empty');
+  const text = bytes.toString('utf8');
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     checkDepth(maxNesting(bytes), limits.maxDepth);
     throw badRequest(`request body is not valid JSON: ${(error as Error).message}`);
   }
-  checkDepth(removeProtoKeys(value), limits.maxDepth);
+  if (ingest) {
+    const walk = new Walk(false);
+    value = limitIngestDepth(value, limits.maxDepth, walk);
+    if (walk.inexact)
+      value = limitIngestDepth(parseExactNumbers(text), limits.maxDepth, new Walk(true));
+  } else {
+    checkDepth(new Walk(false).run(value, Number.POSITIVE_INFINITY), limits.maxDepth);
+  }
   const body = bytes;
   return { value, digest: () => createHash('sha256').update(body).digest('hex') };
 }
@@ -70,6 +98,43 @@ function checkDepth(depth: number, maxDepth: number): void {
       ReceiverErrorCodes.NESTING_TOO_DEEP,
     );
   }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Applies `maxDepth` to an ingest body record by record (see {@link decodeJsonBody}) and
+ * removes `__proto__` keys; returns the body with too deep records replaced.
+ */
+function limitIngestDepth(value: unknown, maxDepth: number, walk: Walk): unknown {
+  if (!isObject(value)) {
+    // Not an object: the envelope check refuses it; only the prototype keys matter here.
+    walk.run(value, maxDepth + 1);
+    return value;
+  }
+  if (Object.hasOwn(value, PROTO)) Reflect.deleteProperty(value, PROTO);
+  const logs = value.logs;
+  if (!Array.isArray(logs)) {
+    const depth = walk.run(value, maxDepth + 1);
+    if (depth <= maxDepth) return value;
+    // `logs` is there but not an array: the envelope is what is too deep.
+    if (Object.hasOwn(value, 'logs')) checkDepth(depth, maxDepth);
+    // One record (curl): it is the record that is too deep, rejected alone.
+    const resourceId = value.resource_id;
+    return {
+      ...(typeof resourceId === 'string' ? { resource_id: resourceId } : {}),
+      logs: [new TooDeepRecord(depth, maxDepth)],
+    };
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== 'logs') checkDepth(1 + walk.run(value[key], maxDepth), maxDepth);
+  }
+  for (let index = 0; index < logs.length; index++) {
+    const depth = walk.run(logs[index], maxDepth + 1);
+    if (depth > maxDepth) logs[index] = new TooDeepRecord(depth, maxDepth);
+  }
+  return value;
 }
 
 /** Deepest nesting of objects and arrays in JSON text (strings skipped). */
@@ -95,38 +160,54 @@ export function maxNesting(bytes: Uint8Array): number {
 }
 
 /**
- * Deletes own `__proto__` keys everywhere in a parsed value and returns its nesting depth
- * (objects and arrays; what `maxNesting` reads from the text). `JSON.parse` makes those
- * keys plain own properties, but any later `Object.assign` or property-by-property copy
- * would turn them into a prototype change; `constructor` keys are ordinary data and stay.
+ * One walk over parsed values: deletes own `__proto__` keys everywhere and measures nesting
+ * depth (objects and arrays; what `maxNesting` reads from the text), and notes whether any
+ * number is one a double cannot hold. `JSON.parse` makes `__proto__` keys plain own
+ * properties, but any later `Object.assign` or property-by-property copy would turn them
+ * into a prototype change; `constructor` keys are ordinary data and stay.
  */
-function removeProtoKeys(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
-  // Only objects and arrays are pushed, each with its own depth.
-  const stack: object[] = [value];
-  const depths: number[] = [1];
-  let max = 0;
-  while (stack.length > 0) {
-    const current = stack.pop() as object;
-    const depth = depths.pop() as number;
-    if (depth > max) max = depth;
-    if (Array.isArray(current)) {
-      for (const item of current) {
-        if (item !== null && typeof item === 'object') {
-          stack.push(item);
-          depths.push(depth + 1);
-        }
-      }
-      continue;
+class Walk {
+  /** A number {@link isInexact} flags was seen. */
+  inexact = false;
+
+  /** `exact`: the value came from `parseExactNumbers`, whose kept numbers are leaves. */
+  constructor(private readonly exact: boolean) {}
+
+  /** Depth of `value` (a scalar is 0); stops going deeper once `stopAt` is reached. */
+  run(value: unknown, stopAt: number): number {
+    if (value === null || typeof value !== 'object') {
+      if (typeof value === 'number' && isInexact(value)) this.inexact = true;
+      return 0;
     }
-    if (Object.hasOwn(current, PROTO)) Reflect.deleteProperty(current, PROTO);
-    for (const key of Object.keys(current)) {
-      const item = (current as Record<string, unknown>)[key];
-      if (item !== null && typeof item === 'object') {
-        stack.push(item);
-        depths.push(depth + 1);
+    if (this.exact && isRawJson(value)) return 0;
+    // Only objects and arrays are pushed, each with its own depth.
+    const stack: object[] = [value];
+    const depths: number[] = [1];
+    let max = 0;
+    while (stack.length > 0) {
+      const current = stack.pop() as object;
+      const depth = depths.pop() as number;
+      if (depth > max) max = depth;
+      if (depth >= stopAt) continue;
+      if (Array.isArray(current)) {
+        for (const item of current) this.visit(item, depth, stack, depths);
+        continue;
       }
+      if (Object.hasOwn(current, PROTO)) Reflect.deleteProperty(current, PROTO);
+      for (const key of Object.keys(current)) {
+        this.visit((current as Record<string, unknown>)[key], depth, stack, depths);
+      }
+    }
+    return max;
+  }
+
+  private visit(item: unknown, depth: number, stack: object[], depths: number[]): void {
+    if (item !== null && typeof item === 'object') {
+      if (this.exact && isRawJson(item)) return;
+      stack.push(item);
+      depths.push(depth + 1);
+    } else if (typeof item === 'number' && !this.inexact && isInexact(item)) {
+      this.inexact = true;
     }
   }
-  return max;
 }

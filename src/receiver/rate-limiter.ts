@@ -1,4 +1,4 @@
-/** Per-key token buckets: `ratePerSecond` refill, `burst` capacity. */
+/** Per-key token buckets: `ratePerSecond` refill, `burst` capacity; `ratePerSecond` 0: off. */
 export interface RateLimiter {
   /** Takes one token for `key`; returns 0 when allowed, else whole seconds until the next. */
   take(key: string): number;
@@ -11,6 +11,7 @@ export function createRateLimiter(
   clock: () => number,
 ): RateLimiter {
   const buckets = new Map<string, { tokens: number; at: number }>();
+  if (ratePerSecond === 0) return { take: () => 0, reset() {} };
   return {
     take(key) {
       const now = clock();

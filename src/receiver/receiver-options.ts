@@ -15,36 +15,49 @@ export interface ReceiverLimits {
    */
   maxRecordsPerRequest: number;
   /**
-   * Largest `message` of one record in UTF-8 bytes (more → that record is rejected).
-   * @default 65536
+   * Largest `message` of one record in UTF-8 bytes (more → that record is rejected). By
+   * default as large as the body may be: the service's SDKs send whatever the caller logs.
+   * @default maxBodyBytes (5 MiB)
    */
   maxMessageBytes: number;
   /**
-   * Largest JSON size in bytes of one record's `attributes`, and separately of its `extra`
-   * and `body` (more → that record is rejected).
-   * @default 65536
+   * Largest JSON size in bytes of one record's `attributes`, and separately of its `extra`,
+   * `body` and unknown fields (more → that record is rejected).
+   * @default maxBodyBytes (5 MiB)
    */
   maxAttributesBytes: number;
   /**
-   * Deepest JSON nesting of a request body, counting the body itself as 1 (at most 64).
-   * @default 64
+   * Deepest JSON nesting of one record, counting the record itself as 1 (deeper → that record
+   * is rejected, `nesting_too_deep`), and of the envelope outside `logs` and of any other
+   * JSON body, counting the body as 1 (deeper → 400). At most 1024.
+   * @default 256
    */
   maxDepth: number;
   /**
-   * Requests per second each API key may make (token bucket refill rate).
-   * @default 100
+   * Requests per second each API key may make (token bucket refill rate); 0 turns the
+   * per-key rate limit off. Off by default: the service's SDKs send one request per record
+   * and never retry, so a 429 would lose logs.
+   * @default 0 (off)
    */
   rateLimitPerSecond: number;
   /**
-   * Requests an API key may make in a burst (token bucket size).
+   * Requests an API key may make in a burst (token bucket size), when `rateLimitPerSecond`
+   * is set.
    * @default 200
    */
   rateLimitBurst: number;
   /**
-   * Requests with an API key in flight at once; more → 503 with `Retry-After`.
+   * Requests with an API key processed at once (body read, parsed, committed); more wait in
+   * a queue, in arrival order, without their bodies being read.
    * @default 64
    */
   maxInFlight: number;
+  /**
+   * Requests that may wait for one of the `maxInFlight` slots; more → 503 `overloaded` with
+   * `Retry-After`. 0: no queue (503 as soon as all slots are busy).
+   * @default 10000
+   */
+  maxQueuedRequests: number;
   /**
    * Time a client has to send all request headers (at most 10 000).
    * @default 10000
@@ -60,18 +73,19 @@ export interface ReceiverLimits {
 export const DEFAULT_LIMITS: Readonly<ReceiverLimits> = Object.freeze({
   maxBodyBytes: 5 * 1024 * 1024,
   maxRecordsPerRequest: 10_000,
-  maxMessageBytes: 64 * 1024,
-  maxAttributesBytes: 64 * 1024,
-  maxDepth: 64,
-  rateLimitPerSecond: 100,
+  maxMessageBytes: 5 * 1024 * 1024,
+  maxAttributesBytes: 5 * 1024 * 1024,
+  maxDepth: 256,
+  rateLimitPerSecond: 0,
   rateLimitBurst: 200,
   maxInFlight: 64,
+  maxQueuedRequests: 10_000,
   headersTimeoutMillis: 10_000,
   requestTimeoutMillis: 30_000,
 });
 
 const CEILINGS: Partial<Record<keyof ReceiverLimits, number>> = {
-  maxDepth: 64,
+  maxDepth: 1024,
   headersTimeoutMillis: 10_000,
   requestTimeoutMillis: 30_000,
 };
@@ -236,15 +250,25 @@ export interface ReceiverOptions {
   pathPrefix?: string;
 }
 
+/** Limits where 0 means "off" (no rate limit, no queue). */
+const ZERO_ALLOWED = new Set<keyof ReceiverLimits>(['rateLimitPerSecond', 'maxQueuedRequests']);
+
 /** Limits with defaults applied; throws on values that are not positive integers. */
 export function normalizeLimits(limits: Partial<ReceiverLimits> = {}): ReceiverLimits {
-  const result = { ...DEFAULT_LIMITS };
+  // Per-record sizes follow the body limit unless set: a record as large as the body is fine.
+  const maxBodyBytes = limits.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
+  const result = {
+    ...DEFAULT_LIMITS,
+    maxMessageBytes: maxBodyBytes,
+    maxAttributesBytes: maxBodyBytes,
+  };
   for (const [name, value] of Object.entries(limits) as [keyof ReceiverLimits, unknown][]) {
     if (value === undefined) continue;
     if (!(name in DEFAULT_LIMITS)) throw new TypeError(`unknown receiver limit "${name}"`);
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    const lowest = ZERO_ALLOWED.has(name) ? 0 : 1;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < lowest) {
       throw new TypeError(
-        `receiver limit "${name}" must be a positive integer, got ${JSON.stringify(value)}`,
+        `receiver limit "${name}" must be a ${lowest === 0 ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`,
       );
     }
     const ceiling = CEILINGS[name];

@@ -1,3 +1,5 @@
+import { isRawJson, numberValue } from './exact-numbers.js';
+import { TooDeepRecord } from './json-body.js';
 import {
   LEVEL_RANKS,
   type LogLevel,
@@ -113,8 +115,9 @@ function level(record: Record<string, unknown>, severityNumber: number | null): 
   return parsed;
 }
 
-function severity(value: unknown): number | null {
-  if (value === undefined || value === null) return null;
+function severity(raw: unknown): number | null {
+  if (raw === undefined || raw === null) return null;
+  const value = numberValue(raw);
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 24) {
     reject('invalid_severity_number', 'severity_number must be an integer from 0 to 24');
   }
@@ -122,9 +125,10 @@ function severity(value: unknown): number | null {
 }
 
 /**
- * Validates and normalises one record of an ingest body (DESIGN.md §2). Unknown fields are
- * kept in `unknownFields`; `ts` defaults to `receivedNs`, `level` to `info` (or the level of
- * `severity_number`), `message` to `""`.
+ * Validates and normalises one record of an ingest body (docs/receiver.md, "Ingest"). Unknown
+ * fields are kept in `unknownFields`; `ts` defaults to `receivedNs`, `level` to `info` (or
+ * the level of `severity_number`), `message` to `""`. Numbers the parser kept as text
+ * (`JSON.rawJSON`, see exact-numbers.ts) are stored as that text.
  */
 export function validateRecord(
   raw: unknown,
@@ -133,7 +137,13 @@ export function validateRecord(
   limits: RecordLimits,
 ): { log: NewLog } | { error: RecordError } {
   try {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    if (raw instanceof TooDeepRecord) {
+      reject(
+        'nesting_too_deep',
+        `the record is nested deeper than ${raw.maxDepth} levels (the record counts as 1)`,
+      );
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || isRawJson(raw)) {
       reject('invalid_record', 'a log record must be a JSON object');
     }
     const record = raw as Record<string, unknown>;
@@ -146,7 +156,7 @@ export function validateRecord(
       reject('message_too_large', `message is over ${limits.maxMessageBytes} bytes`);
     }
     const attributes = record.attributes ?? {};
-    if (typeof attributes !== 'object' || Array.isArray(attributes)) {
+    if (typeof attributes !== 'object' || Array.isArray(attributes) || isRawJson(attributes)) {
       reject('invalid_attributes', 'attributes must be a JSON object');
     }
     const attributesJson = jsonText(attributes, 'attributes', limits.maxAttributesBytes) as string;
@@ -154,7 +164,13 @@ export function validateRecord(
     const bodyJson = jsonText(record.body, 'body', limits.maxAttributesBytes);
     const severityNumber = severity(record.severity_number);
     const id = record.id;
-    if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+    if (
+      id !== undefined &&
+      id !== null &&
+      typeof id !== 'string' &&
+      typeof id !== 'number' &&
+      !isRawJson(id)
+    ) {
       reject('invalid_id', 'id must be a string or a number');
     }
     const unknownFields: Record<string, unknown> = {};
@@ -187,7 +203,7 @@ export function validateRecord(
         // Absent means observed at `ts` (the exporter leaves it out when the two are equal).
         observedTsNs: timestamp(record.observed_ts, 'observed_ts') ?? tsNs,
         eventName: optionalString(record, 'event_name'),
-        recordId: id === undefined || id === null ? null : String(id),
+        recordId: id === undefined || id === null ? null : isRawJson(id) ? id.rawJSON : String(id),
         unknownFields,
         json: { attributes: attributesJson, extra: extraJson, body: bodyJson },
       },

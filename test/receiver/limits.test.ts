@@ -75,16 +75,48 @@ describe('error statuses and limits', () => {
     expect((await post(app, { logs: [{}, {}, {}] })).statusCode).toBe(202);
   });
 
-  it('400 nesting_too_deep beyond depth 64, without parsing', async () => {
-    app = receiver();
-    const deep = (n: number) => `{"logs":[{"attributes":{"a":${'['.repeat(n)}${']'.repeat(n)}}}]}`;
-    const ok = await post(app, deep(60)); // 4 levels of envelope + 60 = 64
-    expect(ok.statusCode).toBe(202);
-    const tooDeep = await post(app, deep(61));
+  it('rejects a record nested deeper than maxDepth alone; a too deep envelope is a 400', async () => {
+    app = receiver({ limits: { maxDepth: 64 } });
+    // The record counts as 1, attributes 2, "a"'s arrays 3 … n + 2.
+    const record = (n: number) => `{"attributes":{"a":${'['.repeat(n)}${']'.repeat(n)}}}`;
+    const ok = await post(app, `{"logs":[${record(62)}]}`);
+    expect(ok.json()).toMatchObject({ accepted: 1, rejected: 0 });
+    const mixed = await post(app, `{"logs":[${record(1)},${record(63)},${record(2)}]}`);
+    expect(mixed.statusCode).toBe(202);
+    expect(mixed.json()).toMatchObject({
+      accepted: 2,
+      rejected: 1,
+      errors: [{ index: 1, code: 'nesting_too_deep' }],
+    });
+    // One record without an envelope (curl) is that record.
+    const single = await post(app, record(63));
+    expect(single.json()).toMatchObject({
+      accepted: 0,
+      errors: [{ index: 0, code: 'nesting_too_deep' }],
+    });
+    // The envelope outside `logs` counts the body as 1: resource 2, "a"'s arrays 3 …
+    const envelope = (n: number) =>
+      `{"resource":{"a":${'['.repeat(n)}${']'.repeat(n)}},"logs":[{}]}`;
+    expect((await post(app, envelope(62))).statusCode).toBe(202);
+    const tooDeep = await post(app, envelope(63));
     expect(tooDeep.statusCode).toBe(400);
     expect(tooDeep.json().error.code).toBe('nesting_too_deep');
     const brackets = await post(app, `{"message":"${'['.repeat(1000)}"}`);
     expect(brackets.statusCode).toBe(202); // brackets inside strings are not nesting
+    expect((await readLogs(app, '?limit=1000')).json().logs).toHaveLength(5);
+  });
+
+  it('stores records nested 255 deep by default, and messages and extra over 64 KiB', async () => {
+    app = receiver();
+    const nested = (n: number): unknown => (n === 0 ? 'leaf' : { d: nested(n - 1) });
+    const response = await post(app, {
+      logs: [
+        { extra: nested(254) }, // record 1 + extra 254 objects = 255
+        { message: 'm'.repeat(70_000) },
+        { extra: { text: 'e'.repeat(70_000) }, attributes: { text: 'a'.repeat(70_000) } },
+      ],
+    });
+    expect(response.json()).toMatchObject({ accepted: 3, rejected: 0 });
   });
 
   it('rejects oversized attributes per record', async () => {
@@ -114,8 +146,8 @@ describe('error statuses and limits', () => {
     expect((await post(app, { message: '4' })).statusCode).toBe(202);
   });
 
-  it('503 with Retry-After when too many requests are in flight', async () => {
-    app = receiver({ limits: { maxInFlight: 1 } });
+  it('queues requests beyond maxInFlight; 503 with Retry-After once the queue is full', async () => {
+    app = receiver({ limits: { maxInFlight: 1, maxQueuedRequests: 1 } });
     await app.inject({
       method: 'POST',
       url: '/_receiver/faults',
@@ -134,18 +166,34 @@ describe('error statuses and limits', () => {
         return faults.json().faults[0].fired;
       })
       .toBe(1);
+    // inject() starts a request only when its result is asked for: start this one now.
+    const queued = post(app, { message: 'queued' }).then((response) => response);
     const overloaded = await post(app, { message: 'fast' });
     expect(overloaded.statusCode).toBe(503);
     expect(overloaded.headers['retry-after']).toBe('1');
     expect(overloaded.json().error.code).toBe('overloaded');
     expect((await slow).statusCode).toBe(202);
-    expect((await readLogs(app)).json().logs.map((l: { message: string }) => l.message)).toEqual([
-      'slow',
-    ]);
+    expect((await queued).statusCode).toBe(202);
+    expect(
+      (await readLogs(app, '?order=asc')).json().logs.map((l: { message: string }) => l.message),
+    ).toEqual(['slow', 'queued']);
+  });
+
+  it('refuses nothing of a 300-request burst from one key with the default limits', async () => {
+    app = receiver();
+    // Above the old defaults: 200 requests per key in a burst, 64 in flight.
+    const statuses = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => post(app, { message: `burst ${i}` })),
+    );
+    expect(statuses.filter((r) => r.statusCode !== 202).map((r) => r.statusCode)).toEqual([]);
+    const stored = (await readLogs(app, '?limit=1000')).json().logs;
+    expect(stored).toHaveLength(300);
   });
 
   it('validates limits options with clear messages', () => {
-    expect(() => receiver({ limits: { maxDepth: 65 } })).toThrow(/maxDepth.*at most 64/);
+    expect(() => receiver({ limits: { maxDepth: 1025 } })).toThrow(/maxDepth.*at most 1024/);
+    expect(() => receiver({ limits: { maxInFlight: 0 } })).toThrow(/maxInFlight.*positive/);
+    expect(() => receiver({ limits: { rateLimitPerSecond: -1 } })).toThrow(/non-negative/);
     expect(() => receiver({ limits: { headersTimeoutMillis: 20_000 } })).toThrow(
       /headersTimeoutMillis/,
     );

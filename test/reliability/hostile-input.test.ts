@@ -111,11 +111,22 @@ describe('hostile clients over real sockets', () => {
     expect(count()).toBe(before);
   });
 
-  it('deep nesting: 400 nesting_too_deep without parsing 100 000 levels', async () => {
+  it('deep nesting: 100 000 levels reject that record alone (nesting_too_deep), nothing stored', async () => {
+    const before = count();
     const text = `{"logs":[{"attributes":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}]}`;
     const response = await postRaw(Buffer.from(text));
-    expect(response.status).toBe(400);
-    expect(response.json.error.code).toBe('nesting_too_deep');
+    expect(response.status).toBe(202);
+    expect(response.json).toMatchObject({
+      accepted: 0,
+      rejected: 1,
+      errors: [{ index: 0, code: 'nesting_too_deep' }],
+    });
+    expect(count()).toBe(before);
+    const envelope = `{"resource":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}},"logs":[{}]}`;
+    const refused = await postRaw(Buffer.from(envelope));
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.code).toBe('nesting_too_deep');
+    expect(count()).toBe(before);
   });
 
   it('prototype-pollution keys are stored as data or dropped, never reach a prototype', async () => {

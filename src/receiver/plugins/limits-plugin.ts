@@ -5,10 +5,20 @@ import { decodeJsonBody } from '../json-body.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook: 503 + Retry-After when too many key requests are in flight. */
+    /**
+     * onRequest hook: admits a key request to one of `maxInFlight` slots, or queues it (its
+     * body unread) until one is free; 503 + Retry-After when the queue is full too.
+     */
     admitLoad: onRequestHookHandler;
     /** onRequest hook (after `resourceAccess`): per-key token bucket, 429 + Retry-After. */
     rateLimit: onRequestHookHandler;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route takes the service's ingest body (`{..., logs: [...]}` or one record): too deep
+     * a record rejects that record only, and numbers a double cannot hold keep their text.
+     */
+    ingestBody?: boolean;
   }
 }
 
@@ -30,6 +40,7 @@ async function limitsPlugin(app: FastifyInstance) {
         raw,
         Array.isArray(encoding) ? encoding[0] : encoding,
         limits,
+        request.routeOptions.config?.ingestBody === true,
       );
       // Only replays of an Idempotency-Key compare digests: other requests skip the hash.
       if (request.headers['idempotency-key'] !== undefined) request.bodyDigest = decoded.digest();
@@ -37,7 +48,22 @@ async function limitsPlugin(app: FastifyInstance) {
     },
   );
 
-  let inFlight = 0;
+  // Slots are handed from a finished request straight to the oldest waiting one. Waiting
+  // requests have not had their bodies read (the parser runs after onRequest hooks), so the
+  // queue holds sockets and headers, not bodies: SQLite commits one request at a time anyway,
+  // and a burst of one-record requests (what the service's SDKs send) waits instead of
+  // being refused (docs/receiver.md, "Limits").
+  let active = 0;
+  const waiting = new Set<() => void>();
+  const release = () => {
+    const next = waiting.values().next();
+    if (next.done) {
+      active--;
+      return;
+    }
+    waiting.delete(next.value);
+    next.value();
+  };
   app.decorate(
     'admitLoad',
     function admitLoad(
@@ -45,7 +71,14 @@ async function limitsPlugin(app: FastifyInstance) {
       reply: FastifyReply,
       done: (error?: Error) => void,
     ) {
-      if (inFlight >= limits.maxInFlight) {
+      // 'close' fires once the answer is sent or the connection is gone, whichever comes first.
+      if (active < limits.maxInFlight) {
+        active++;
+        reply.raw.once('close', release);
+        done();
+        return;
+      }
+      if (waiting.size >= limits.maxQueuedRequests) {
         done(
           new ReceiverHttpError(
             503,
@@ -56,12 +89,15 @@ async function limitsPlugin(app: FastifyInstance) {
         );
         return;
       }
-      inFlight++;
-      // 'close' fires once the answer is sent or the connection is gone, whichever comes first.
-      reply.raw.once('close', () => {
-        inFlight--;
-      });
-      done();
+      const gone = () => waiting.delete(admit);
+      const admit = () => {
+        reply.raw.off('close', gone);
+        reply.raw.once('close', release);
+        done();
+      };
+      waiting.add(admit);
+      // A client that leaves while waiting gives up its place.
+      reply.raw.once('close', gone);
     },
   );
 

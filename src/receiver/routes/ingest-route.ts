@@ -55,6 +55,8 @@ export async function ingestRoute(app: FastifyInstance) {
     },
     onRequest: [app.admitLoad, app.resourceAccess('write'), app.rateLimit, app.injectFaults],
     preValidation: requireJsonBody,
+    // Per-record depth limit and exact numbers in the JSON parser (limits-plugin.ts).
+    config: { ingestBody: true },
   });
   for (const { base, params } of RESOURCE_BASES) {
     app.post(`${base}/:uuid/logs/`, options(params), handler);

@@ -1,6 +1,8 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { parseStoredJson } from '../exact-numbers.js';
 import { canonicalLevelOfRank, levelNameOfRank } from '../levels.js';
 import { formatTimestamp } from '../timestamps.js';
+import { fromSqlText, sqlText } from './sql-text.js';
 
 /** One validated log record, ready to store. */
 export interface NewLog {
@@ -88,22 +90,23 @@ interface LogRow {
   id: number;
   ts_ns: string;
   level_rank: number;
-  level_name: string | null;
+  // Text that had lone surrogates is a UTF-16 BLOB (sql-text.ts).
+  level_name: string | Uint8Array | null;
   severity_number: number | null;
-  message: string;
-  logger: string | null;
+  message: string | Uint8Array;
+  logger: string | Uint8Array | null;
   attributes: string;
   extra: string | null;
   body: string | null;
   trace_id: string | null;
   span_id: string | null;
   observed_ts_ns: string | null;
-  event_name: string | null;
-  record_id: string | null;
+  event_name: string | Uint8Array | null;
+  record_id: string | Uint8Array | null;
   unknown_fields: string | null;
   resource_attrs: string;
-  sdk: string | null;
-  sdk_version: string | null;
+  sdk: string | Uint8Array | null;
+  sdk_version: string | Uint8Array | null;
   received_at: string;
   request_id: string;
   acting_user: string | null;
@@ -130,32 +133,32 @@ function insertSql(rows: number): string {
 }
 
 function parseJson(text: string | null): unknown {
-  return text === null ? null : JSON.parse(text);
+  return text === null ? null : parseStoredJson(text);
 }
 
 function toStoredLog(row: LogRow): StoredLog {
   return {
     id: row.id,
     ts: formatTimestamp(BigInt(row.ts_ns)),
-    level: row.level_name ?? levelNameOfRank(row.level_rank),
+    level: fromSqlText(row.level_name) ?? levelNameOfRank(row.level_rank),
     severity_number: row.severity_number,
-    message: row.message,
-    logger: row.logger,
-    attributes: JSON.parse(row.attributes) as Record<string, unknown>,
+    message: fromSqlText(row.message),
+    logger: fromSqlText(row.logger),
+    attributes: parseStoredJson(row.attributes) as Record<string, unknown>,
     extra: parseJson(row.extra),
     body: parseJson(row.body),
     trace_id: row.trace_id,
     span_id: row.span_id,
     observed_ts: row.observed_ts_ns === null ? null : formatTimestamp(BigInt(row.observed_ts_ns)),
-    event_name: row.event_name,
-    record_id: row.record_id,
+    event_name: fromSqlText(row.event_name),
+    record_id: fromSqlText(row.record_id),
     unknown_fields:
       row.unknown_fields === null
         ? {}
-        : (JSON.parse(row.unknown_fields) as Record<string, unknown>),
-    resource: JSON.parse(row.resource_attrs) as Record<string, unknown>,
-    sdk: row.sdk,
-    sdk_version: row.sdk_version,
+        : (parseStoredJson(row.unknown_fields) as Record<string, unknown>),
+    resource: parseStoredJson(row.resource_attrs) as Record<string, unknown>,
+    sdk: fromSqlText(row.sdk),
+    sdk_version: fromSqlText(row.sdk_version),
     received_at: row.received_at,
     request_id: row.request_id,
     user: row.acting_user,
@@ -199,10 +202,10 @@ export function createLogStore(db: DatabaseSync) {
     params[at + 2] = log.tsNs;
     params[at + 3] = log.levelRank;
     // Only a name that is not the rank's canonical one is stored (Python's `level 25`, …).
-    params[at + 4] = canonicalLevelOfRank(log.levelRank) === log.level ? null : log.level;
+    params[at + 4] = canonicalLevelOfRank(log.levelRank) === log.level ? null : sqlText(log.level);
     params[at + 5] = log.severityNumber;
-    params[at + 6] = log.message;
-    params[at + 7] = log.logger;
+    params[at + 6] = sqlText(log.message);
+    params[at + 7] = sqlText(log.logger);
     const json = log.json;
     params[at + 8] = json ? json.attributes : JSON.stringify(log.attributes);
     params[at + 9] = json ? json.extra : stringify(log.extra);
@@ -210,8 +213,8 @@ export function createLogStore(db: DatabaseSync) {
     params[at + 11] = log.traceId;
     params[at + 12] = log.spanId;
     params[at + 13] = log.observedTsNs;
-    params[at + 14] = log.eventName;
-    params[at + 15] = log.recordId;
+    params[at + 14] = sqlText(log.eventName);
+    params[at + 15] = sqlText(log.recordId);
     params[at + 16] = isEmpty(log.unknownFields) ? null : JSON.stringify(log.unknownFields);
   }
 
@@ -226,8 +229,8 @@ export function createLogStore(db: DatabaseSync) {
         insertIngest.run(
           resourceId,
           JSON.stringify(envelope.resource),
-          envelope.sdk,
-          envelope.sdkVersion,
+          sqlText(envelope.sdk),
+          sqlText(envelope.sdkVersion),
           envelope.receivedAt,
           envelope.requestId,
           envelope.actingUser,
