@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GenericContainer, ImageName, Wait } from 'testcontainers';
+import { normalizePathPrefix } from '../receiver/path-prefix.js';
 import { buildReceiverImage } from './receiver-image.js';
 import { StartedReslogReceiverContainer } from './started-reslog-receiver-container.js';
 
@@ -25,6 +26,7 @@ const UNBUILT = 'reslog-receiver:unbuilt';
  */
 export class ReslogReceiverContainer extends GenericContainer {
   private adminToken = randomBytes(16).toString('hex');
+  private pathPrefix = '';
   private nodeImage: string | undefined;
   private readonly prebuilt: boolean;
 
@@ -55,6 +57,17 @@ export class ReslogReceiverContainer extends GenericContainer {
   }
 
   /**
+   * Serves the data plane and the management API under `prefix` (`/DevTools`), as hosts that
+   * put the service under a path do; `getBaseUrl()` and the URLs built on it include it, the
+   * control plane stays at the root (docs/receiver.md, "Path prefix").
+   * @default '' (none)
+   */
+  withPathPrefix(prefix: string): this {
+    this.pathPrefix = normalizePathPrefix(prefix, 'withPathPrefix()');
+    return this.withEnvironment({ RESLOG_PATH_PREFIX: this.pathPrefix });
+  }
+
+  /**
    * Keeps the database in the named Docker volume `name` (created if missing), so it survives
    * restarts and can be handed to a new container. The caller removes the volume.
    */
@@ -80,6 +93,10 @@ export class ReslogReceiverContainer extends GenericContainer {
       this.imageName = ImageName.fromString(image);
     }
     this.withEnvironment({ RESLOG_ADMIN_TOKEN: this.adminToken });
-    return new StartedReslogReceiverContainer(await super.start(), this.adminToken);
+    return new StartedReslogReceiverContainer(
+      await super.start(),
+      this.adminToken,
+      this.pathPrefix,
+    );
   }
 }

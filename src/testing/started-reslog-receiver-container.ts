@@ -17,13 +17,27 @@ export class StartedReslogReceiverContainer extends AbstractStartedContainer {
   constructor(
     startedTestContainer: StartedTestContainer,
     private readonly adminToken: string,
+    private readonly pathPrefix = '',
   ) {
     super(startedTestContainer);
   }
 
-  /** `http://host:port` of the receiver as seen from the test process (changes on restart). */
+  /**
+   * The service's base URL as seen from the test process, what SDKs and exporters are given:
+   * `http://host:port` plus the path prefix, if any (the port changes on restart).
+   */
   getBaseUrl(): string {
+    return `${this.getRootUrl()}${this.pathPrefix}`;
+  }
+
+  /** `http://host:port` without the path prefix: the control plane, health and metrics. */
+  getRootUrl(): string {
     return `http://${this.getHost()}:${this.getMappedPort(RECEIVER_PORT)}`;
+  }
+
+  /** The path prefix the service is served under (`withPathPrefix()`), `''` for none. */
+  getPathPrefix(): string {
+    return this.pathPrefix;
   }
 
   getAdminToken(): string {
@@ -33,6 +47,11 @@ export class StartedReslogReceiverContainer extends AbstractStartedContainer {
   /** The resource URL an exporter's `resource` option accepts (base URL, owner and UUID). */
   getResourceUrl(username: string, uuid: string): string {
     return `${this.getBaseUrl()}/u/${encodeURIComponent(username)}/resources/${uuid}/`;
+  }
+
+  /** The URL of a team's resource (base URL, team and UUID). */
+  getTeamResourceUrl(team: string, uuid: string): string {
+    return `${this.getBaseUrl()}/team/${encodeURIComponent(team)}/resources/${uuid}/`;
   }
 
   /** Creates an account with one generated API key. */
@@ -115,7 +134,7 @@ export class StartedReslogReceiverContainer extends AbstractStartedContainer {
   }
 
   private async control<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.getBaseUrl()}${path}`, {
+    const response = await fetch(`${this.getRootUrl()}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${this.adminToken}`,
