@@ -40,6 +40,8 @@ export interface ReceivedLog {
   resource: Record<string, unknown>;
   record_id: string | number | null;
   request_id: string;
+  /** The account whose API key wrote the log (`null` for logs stored before schema 5). */
+  user: string | null;
   [field: string]: unknown;
 }
 
