@@ -57,7 +57,7 @@ const REDACT = [
 ];
 
 /**
- * The reference receiver (DESIGN.md §4) as a fastify instance that is not listening yet:
+ * The reference receiver (docs/receiver.md) as a fastify instance that is not listening yet:
  * `await app.listen({ port: 0, host: '127.0.0.1' })` or `app.inject(...)`. Opens the database
  * and checks the seed now, so bad options throw here; `app.close()` closes the database.
  */
@@ -126,7 +126,7 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
     requestTimeout: limits.requestTimeoutMillis,
     // Node checks both timeouts only every `connectionsCheckingInterval` (30 s by default), so a
     // slowloris client could hold a socket for up to 30 s past them: check often enough that
-    // they hold as documented (issue 8).
+    // they hold as documented (docs/receiver.md, "Limits").
     http: {
       connectionsCheckingInterval: Math.max(
         50,

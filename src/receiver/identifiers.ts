@@ -1,4 +1,4 @@
-/** Formats of the service's identifiers (DESIGN.md §1). */
+/** Formats of the service's identifiers (docs/protocol.md). */
 
 export const UUID_PATTERN =
   '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

@@ -54,7 +54,7 @@ const SETTINGS_FIELDS = new Set([
   'health_changes',
   'log_alert_level',
   'webhook_url',
-  // Issue 3's names, still read: min_log_level → log_alert_level; channels are ignored.
+  // Older seed files' names, still read: min_log_level → log_alert_level; channels are ignored.
   'min_log_level',
   'channels',
 ]);
@@ -87,7 +87,7 @@ function settingsEntry(n: Record<string, unknown>, path: string): Partial<Notifi
   } else if (n.min_log_level !== undefined) {
     const legacy = n.min_log_level;
     if (typeof legacy !== 'string') fail(`${path}.min_log_level`, `must be ${levels}`);
-    // debug and info were allowed by issue 3; the lowest alert level is warning.
+    // Older seeds allowed debug and info; the lowest alert level is warning.
     out.log_alert_level = ALERT_LEVELS.includes(legacy as never)
       ? (legacy as NotificationSettings['log_alert_level'])
       : legacy === 'debug' || legacy === 'info'

@@ -11,7 +11,7 @@ function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-/** The caller's account and inbox (issue 4). */
+/** The caller's account and inbox (docs/receiver.md, "Management API"). */
 export async function accountRoutes(app: FastifyInstance) {
   const { store } = app.receiver;
 

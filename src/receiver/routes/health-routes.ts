@@ -25,7 +25,7 @@ function checkView(check: HealthCheck) {
   };
 }
 
-/** Health state and its history, and the health check attached to a resource (issue 4). */
+/** Health state and its history, and the health check attached to a resource (docs/receiver.md, "Health"). */
 export async function healthRoutes(app: FastifyInstance) {
   const { store, monitor, healthChecker, clock } = app.receiver;
 

@@ -23,7 +23,7 @@ const collaboratorSchema = {
 const notFound = (what: string) =>
   new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, `${what} not found`);
 
-/** Sharing (owner only; a collaborator may leave) and each member's own settings (issue 4). */
+/** Sharing (owner only; a collaborator may leave) and each member's own settings (docs/receiver.md, "Permissions"). */
 export async function memberRoutes(app: FastifyInstance) {
   const { store } = app.receiver;
   const { directory, settings } = store;

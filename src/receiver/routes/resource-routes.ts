@@ -20,7 +20,7 @@ const conflict = (owner: string, key: string) =>
 const nameSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const keySchema = { type: 'string', pattern: RESOURCE_KEY_PATTERN } as const;
 
-/** `/api/resources`: create, list, read, rename/re-key and delete (issue 4). */
+/** `/api/resources`: create, list, read, rename/re-key and delete (docs/receiver.md, "Management API"). */
 export async function resourceRoutes(app: FastifyInstance) {
   const { store } = app.receiver;
   const { directory } = store;

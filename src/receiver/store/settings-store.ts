@@ -4,7 +4,7 @@ import type { DatabaseSync } from 'node:sqlite';
 export const ALERT_LEVELS = ['warning', 'error', 'alert', 'critical'] as const;
 export type AlertLevel = (typeof ALERT_LEVELS)[number];
 
-/** One member's own notification settings for one resource (issue 4). */
+/** One member's own notification settings for one resource (docs/receiver.md, "Notification settings"). */
 export interface NotificationSettings {
   enabled: boolean;
   health_changes: boolean;
