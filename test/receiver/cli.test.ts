@@ -163,6 +163,39 @@ describe('reslog-receiver CLI', () => {
     expect(stderr).toMatch(/package\.json: invalid seed: name: unknown field/);
   });
 
+  it('has no per-key rate limit by default; --rate-limit or its env var turns it on', async () => {
+    const burst = async (url: string) => {
+      const statuses = await Promise.all(
+        Array.from({ length: 30 }, async (_, i) => {
+          const response = await fetch(`${url}/u/alice/resources/${CHECKOUT}/logs/`, {
+            method: 'POST',
+            headers: { 'x-api-key': KEYS.alice, 'content-type': 'application/json' },
+            body: JSON.stringify({ message: `burst ${i}` }),
+          });
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      );
+      return statuses.sort();
+    };
+    const plain = await start(['--port', '0', '--seed', seed, '--log-level', 'silent']);
+    expect(await burst(plain.url)).toEqual(new Array(30).fill(202));
+    plain.child.kill('SIGTERM');
+    for (const [args, env] of [
+      [['--rate-limit', '1', '--rate-burst', '5'], {}],
+      [[], { RESLOG_RECEIVER_RATE_LIMIT: '1', RESLOG_RECEIVER_RATE_BURST: '5' }],
+    ] as const) {
+      const limited = await start(
+        ['--port', '0', '--seed', seed, '--log-level', 'silent', ...args],
+        env,
+      );
+      const statuses = await burst(limited.url);
+      expect(statuses.filter((s) => s === 202).length).toBeGreaterThanOrEqual(5);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20);
+      limited.child.kill('SIGTERM');
+    }
+  });
+
   it('cuts off a client that sends its headers too slowly, with the timeout from the flag or env', async () => {
     for (const [args, env] of [
       [['--headers-timeout-millis', '400'], {}],
