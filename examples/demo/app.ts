@@ -193,6 +193,8 @@ export function createDemoApp(baseUrl: string, apiKey: string, username: string)
     return {
       exported: sum((s) => s.exported),
       retried: sum((s) => s.retried),
+      filtered: sum((s) => s.filtered),
+      encodingFallbacks: sum((s) => s.encodingFallbacks),
       keyLookupFailures: sum((s) => s.keyLookupFailures),
       dropped: Object.fromEntries(
         Object.keys(first.dropped).map((reason) => [
