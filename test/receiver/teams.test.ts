@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildReceiver } from '../../src/receiver/index.js';
@@ -500,5 +501,56 @@ describe('acting user (X-User-Username)', () => {
       expect(response.statusCode, `${user} as ${acting}`).toBe(401);
       expect(response.json().error.code).toBe('username_mismatch');
     }
+  });
+});
+
+describe("the Python SDK's own requests to a team resource URL under a prefix", () => {
+  let app: FastifyInstance | undefined;
+  afterEach(() => app?.close());
+
+  it('stores every record of an editor member acting as themself as sent; a viewer is refused, not lost silently', async () => {
+    const corpus = JSON.parse(
+      readFileSync(new URL('../fixtures/sdk-corpus/python-sdk.json', import.meta.url), 'utf8'),
+    ) as { cases: { name: string; body: string }[] };
+    // One-record requests only (the corpus also has a multi-record body and a non-JSON one).
+    const bodies = corpus.cases
+      .map((c) => c.body.replace(/"resource_id": ?"[0-9a-f-]{36}"/, `"resource_id": "${PLATFORM}"`))
+      .filter((body) => {
+        try {
+          return (JSON.parse(body) as { logs: unknown[] }).logs.length === 1;
+        } catch {
+          return false;
+        }
+      });
+    expect(bodies.length).toBeGreaterThan(10);
+    app = build({ pathPrefix: '/DevTools' });
+    const url = `/DevTools${teamPath()}/logs/`;
+    const post = (user: User, body: string) =>
+      app?.inject({
+        method: 'POST',
+        url,
+        headers: {
+          'x-api-key': KEY[user],
+          'x-user-username': user,
+          'content-type': 'application/json',
+        },
+        payload: body,
+      });
+
+    for (const body of bodies) expect((await post('bob', body))?.statusCode).toBe(202);
+    const viewer = await post('carol', bodies[0] as string);
+    expect(viewer?.statusCode).toBe(403);
+
+    const read = await send(app, 'GET', `${url}?order=asc&limit=1000`, 'carol');
+    const stored = read.json().logs as Record<string, unknown>[];
+    expect(stored).toHaveLength(bodies.length);
+    // Read back in time order, which is not the order sent: compare what was sent with what
+    // was stored as sorted lists of (message, level, extra, user).
+    const key = (log: Record<string, unknown>, user: unknown) =>
+      JSON.stringify([log.message, log.level, log.extra, user]);
+    const sent = bodies.map((body) =>
+      key((JSON.parse(body) as { logs: Record<string, unknown>[] }).logs[0] ?? {}, 'bob'),
+    );
+    expect(stored.map((log) => key(log, log.user)).sort()).toEqual(sent.sort());
   });
 });
