@@ -15,6 +15,9 @@ export const ErrorCodes = {
   KEY_LOOKUP_FAILED: 'RESLOG_KEY_LOOKUP_FAILED',
   CIRCUIT_OPEN: 'RESLOG_CIRCUIT_OPEN',
   OVERSIZE: 'RESLOG_OVERSIZE',
+  BACKLOG_FULL: 'RESLOG_BACKLOG_FULL',
+  EXPIRED: 'RESLOG_EXPIRED',
+  SPOOL_CORRUPT: 'RESLOG_SPOOL_CORRUPT',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
@@ -78,7 +81,10 @@ export type DropReason =
   | 'rejected'
   | 'oversize'
   | 'retry_budget'
-  | 'shutdown';
+  | 'shutdown'
+  | 'backlog_full'
+  | 'expired'
+  | 'spool_corrupt';
 
 /**
  * Handed to the export callback when an export lost records. `dropped` counts them by reason;

@@ -46,6 +46,12 @@ export interface NormalizedConfig {
   readonly exportTimeoutMillis: number;
   readonly maxBatchBytes: number;
   readonly maxConcurrency: number;
+  readonly maxBacklogBytes: number;
+  readonly maxBacklogAgeMillis: number;
+  readonly spoolDir: string | undefined;
+  readonly maxSpoolBytes: number;
+  readonly flushTimeoutMillis: number;
+  readonly shutdownTimeoutMillis: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly onDrop: ((event: DropEvent) => void) | undefined;
 }
@@ -57,6 +63,11 @@ export const DEFAULTS = {
   exportTimeoutMillis: 25_000,
   maxBatchBytes: 1024 * 1024,
   maxConcurrency: 8,
+  maxBacklogBytes: 64 * 1024 * 1024,
+  maxBacklogAgeMillis: 6 * 60 * 60 * 1000,
+  maxSpoolBytes: 1024 * 1024 * 1024,
+  flushTimeoutMillis: 30_000,
+  shutdownTimeoutMillis: 10_000,
 } as const;
 
 /** Header names the exporter sets itself; `headers` may not replace them. */
@@ -160,6 +171,27 @@ export function normalizeConfig(
       positiveInt('maxBatchBytes', options.maxBatchBytes, 1024) ?? DEFAULTS.maxBatchBytes,
     maxConcurrency:
       positiveInt('maxConcurrency', options.maxConcurrency) ?? DEFAULTS.maxConcurrency,
+    maxBacklogBytes:
+      positiveInt('maxBacklogBytes', options.maxBacklogBytes, 1024) ??
+      envValue(env, 'RESLOG_MAX_BACKLOG_BYTES', intAtLeast(1024), secret) ??
+      DEFAULTS.maxBacklogBytes,
+    maxBacklogAgeMillis:
+      positiveInt('maxBacklogAgeMillis', options.maxBacklogAgeMillis) ??
+      envValue(env, 'RESLOG_MAX_BACKLOG_AGE_MILLIS', intAtLeast(1), secret) ??
+      DEFAULTS.maxBacklogAgeMillis,
+    spoolDir:
+      nonEmptyString('spoolDir', options.spoolDir) ??
+      envValue(env, 'RESLOG_SPOOL_DIR', (v) => v, secret),
+    maxSpoolBytes:
+      positiveInt('maxSpoolBytes', options.maxSpoolBytes, 1024) ??
+      envValue(env, 'RESLOG_MAX_SPOOL_BYTES', intAtLeast(1024), secret) ??
+      DEFAULTS.maxSpoolBytes,
+    flushTimeoutMillis:
+      positiveInt('flushTimeoutMillis', options.flushTimeoutMillis) ??
+      DEFAULTS.flushTimeoutMillis,
+    shutdownTimeoutMillis:
+      positiveInt('shutdownTimeoutMillis', options.shutdownTimeoutMillis) ??
+      DEFAULTS.shutdownTimeoutMillis,
     headers: normalizeHeaders(options.headers),
     onDrop: optionalFunction('onDrop', options.onDrop),
   };
@@ -394,6 +426,21 @@ function positiveInt(name: string, value: unknown, min = 1): number | undefined 
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
     throw new InvalidOptionError(name, `an integer >= ${min}`, value);
+  }
+  return value;
+}
+
+function intAtLeast(min: number): (value: string) => number | undefined {
+  return (value) => {
+    const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    return Number.isSafeInteger(n) && n >= min ? n : undefined;
+  };
+}
+
+function nonEmptyString(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new InvalidOptionError(name, 'a non-empty string', value);
   }
   return value;
 }

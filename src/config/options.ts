@@ -112,12 +112,46 @@ export interface ResourceLogExporterOptions {
    */
   timeoutMillis?: number;
   /**
-   * Time budget of one `export()` call including every retry, in milliseconds. Keep it below
-   * the batch processor's `exportTimeoutMillis` (30 000) so the exporter, not the processor,
-   * decides what was lost.
+   * Time budget of the work `export()` does before it returns: resource-key lookups through
+   * the service. Sending happens afterwards, from the backlog, with no such deadline.
    * @default 25000
    */
   exportTimeoutMillis?: number;
+  /**
+   * Most bytes of queued request bodies (gzipped, when they are sent gzipped) held in memory
+   * over all targets. Past it the oldest batches are dropped (`backlog_full`), or, with a
+   * spool, their bodies stay only on disk.
+   * @default env `RESLOG_MAX_BACKLOG_BYTES`, else 67108864 (64 MiB)
+   */
+  maxBacklogBytes?: number;
+  /**
+   * Oldest a queued batch may get before it is dropped (`expired`). Keep it below the
+   * service's idempotency window (24 h), so that a batch replayed late is still recognised.
+   * @default env `RESLOG_MAX_BACKLOG_AGE_MILLIS`, else 21600000 (6 h)
+   */
+  maxBacklogAgeMillis?: number;
+  /**
+   * A directory where queued batches are also written, so that they survive a crash or a
+   * restart of the app; the next exporter over the same directory sends them.
+   * @default env `RESLOG_SPOOL_DIR`, else no spool
+   */
+  spoolDir?: string;
+  /**
+   * Most bytes the spool keeps on disk; past it the oldest batches are dropped (`backlog_full`).
+   * @default env `RESLOG_MAX_SPOOL_BYTES`, else 1073741824 (1 GiB)
+   */
+  maxSpoolBytes?: number;
+  /**
+   * How long `forceFlush()` waits for every backlog to empty before it resolves anyway.
+   * @default 30000
+   */
+  flushTimeoutMillis?: number;
+  /**
+   * How long `shutdown()` keeps sending what is queued. What is left then is counted as
+   * `shutdown`, or stays in the spool for the next start.
+   * @default 10000
+   */
+  shutdownTimeoutMillis?: number;
   /**
    * Largest request body, in bytes of JSON before compression. Larger exports are split.
    * @default 1048576
@@ -150,6 +184,26 @@ export interface TargetStats {
   lastStatus: number;
   /** Whether the target's bodies are gzipped now (`compression: 'auto'` may have fallen back). */
   gzip: boolean;
+  /** Bytes of queued bodies held in memory for the target. */
+  backlogBytes: number;
+  /** Batches queued for the target (in memory or only in the spool). */
+  backlogBatches: number;
+  /** Age of the target's oldest queued batch, in milliseconds; 0 when none. */
+  oldestAgeMillis: number;
+  /** Bytes of the target's batches in the spool. */
+  spoolBytes: number;
+}
+
+/** The disk spool's figures in {@link ExporterStats}. */
+export interface SpoolStats {
+  /** Bytes of queued batches on disk. */
+  bytes: number;
+  /** Frames skipped because their checksum or length was wrong (a torn or corrupt file). */
+  corruptFrames: number;
+  /** Writes that failed (a full disk, an unwritable directory): those batches are in memory only. */
+  writeErrors: number;
+  /** Segment files of dead processes this exporter took over. */
+  adoptedSegments: number;
 }
 
 /** What `getStats()` returns: counters since the exporter was created. */
@@ -165,6 +219,10 @@ export interface ExporterStats {
   dropped: Record<DropReason, number>;
   /** Key lookups through the service that failed (they are tried again on the next export). */
   keyLookupFailures: number;
+  /** Queued batches over all targets. */
+  backlog: { bytes: number; batches: number };
+  /** The disk spool, when `spoolDir` is set. */
+  spool: SpoolStats | undefined;
   /** Keyed by `<username>/<uuid>`, or `team/<team>/<uuid>` for a team's resource. */
   targets: Record<string, TargetStats>;
 }

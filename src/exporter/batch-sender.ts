@@ -1,148 +1,121 @@
-import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
-import type { Owner } from '../config/owner.js';
-import { ErrorCodes, HttpError, ReslogError } from '../errors.js';
+import { HttpError, type ReslogError } from '../errors.js';
 import type { ExportResponse, Transport } from '../transport/export-response.js';
 import { redact } from '../transport/http-transport.js';
-import { type Batch, sliceBatch } from './batch-splitter.js';
-import { createBodyBuffers } from './body-buffers.js';
-import { encodeBody } from './body-encoder.js';
-import type { CircuitBreaker } from './circuit-breaker.js';
+import type { BodyBuffers } from './body-buffers.js';
 import type { CompressionPolicy } from './compression-policy.js';
-import type { ExportOutcome } from './export-outcome.js';
 import type { ExportStats } from './export-stats.js';
+import type { QueuedBatch } from './queued-batch.js';
+import { plainBody } from './queued-body.js';
 import { refusalHint } from './refusal-hints.js';
 
-const gzip = promisify(gzipCallback);
-
-/** Where a batch goes. */
-export interface BatchTarget {
-  /** `<username>/<uuid>` or `team/<team>/<uuid>`, the key of per-target stats. */
-  readonly key: string;
-  readonly owner: Owner;
-  readonly uuid: string;
-  /** Ingest path, including the base URL's prefix. */
-  readonly path: string;
-  /** Body up to and including `"logs":[`, UTF-8. */
-  readonly envelope: Buffer;
-}
+/** What one attempt at a batch came to, for the delivery loop to act on. */
+export type SendResult =
+  | {
+      readonly kind: 'delivered';
+      readonly statusCode: number;
+      readonly accepted: number;
+      /** Records the service reported as rejected in its 202, with the error to report. */
+      readonly rejected: number;
+      readonly rejectError?: HttpError;
+    }
+  | {
+      readonly kind: 'retry';
+      readonly statusCode: number;
+      readonly error: ReslogError;
+      readonly retryAfterMillis?: number;
+    }
+  | { readonly kind: 'too_large'; readonly error: ReslogError }
+  | { readonly kind: 'refused'; readonly statusCode: number; readonly error: ReslogError };
 
 export interface BatchSenderOptions {
+  /** A single-attempt transport: the delivery loop decides about retries. */
   readonly transport: Transport;
   readonly compression: CompressionPolicy;
   /** Every header but `Content-Encoding` and `Idempotency-Key`. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly breaker: CircuitBreaker;
   readonly stats: ExportStats;
   /** Scrubbed from the service's error messages (the API key). */
   readonly secrets: readonly string[];
-  /** Body buffers kept for reuse: the most requests in flight at once (`maxConcurrency`). */
-  readonly pooledBodies: number;
-  /** Told of each 401, 403 and 404 answer (the exporter warns once per target). */
-  readonly onRefused?: (target: BatchTarget, statusCode: number, serverCode?: string) => void;
+  /** Where plain bodies go back once the service read them (see BodyBuffers.release). */
+  readonly bodies: BodyBuffers;
+  /** The batch's body changed size (it was resent uncompressed); `before` is the old size. */
+  readonly onResized: (batch: QueuedBatch, before: number) => void;
 }
 
-export type BatchSender = (
-  target: BatchTarget,
-  batch: Batch,
-  deadline: number,
-  outcome: ExportOutcome,
-) => Promise<void>;
+export type BatchSender = (batch: QueuedBatch) => Promise<SendResult>;
 
 /**
- * Sends one batch and accounts for every record in it: acknowledged, rejected by the service,
- * too large, or out of retry budget. One `Idempotency-Key` per batch, the same on each retry
- * and on the uncompressed resend of a batch whose gzip the target refused; a 413 halves the
- * batch (each half gets its own key) down to single records.
+ * One attempt at a queued batch (its body loaded), with its `Idempotency-Key`. With
+ * compression `'auto'`, a gzipped body the target refuses (415, or 400) is sent again at once
+ * as plain JSON under the same key, and stays plain from then on (docs/exporter.md,
+ * "Compression"); a target that takes only plain JSON gets its queued gzip bodies inflated.
  */
 export function createBatchSender(options: BatchSenderOptions): BatchSender {
-  const { transport, breaker, stats, compression } = options;
-  const bodies = createBodyBuffers(options.pooledBodies);
-  const plainHeaders = options.headers;
+  const { transport, compression, stats } = options;
   const gzipHeaders = { ...options.headers, 'content-encoding': 'gzip' };
 
-  /** One request of the batch, gzipped or not, with its own retries. */
-  async function attempt(
-    target: BatchTarget,
-    batch: Batch,
-    gzipped: boolean,
-    idempotencyKey: string,
-    deadline: number,
-  ): Promise<ExportResponse> {
-    const json = encodeBody(target.envelope, batch, bodies.acquire);
-    let body = json;
-    if (gzipped) {
-      try {
-        body = await gzip(json);
-      } finally {
-        bodies.release(json);
-      }
-    }
-    const request = {
-      method: 'POST' as const,
-      path: target.path,
-      headers: { ...(gzipped ? gzipHeaders : plainHeaders), 'idempotency-key': idempotencyKey },
-      body,
-    };
-    const response = await transport.send(request, deadline);
-    // Reused only after a 2xx: the service read all of it (see BodyBuffers.release).
-    if (!gzipped && response.status === 'success') bodies.release(json);
-    return response;
-  }
+  const attempt = (batch: QueuedBatch): Promise<ExportResponse> =>
+    transport.send(
+      {
+        method: 'POST',
+        path: batch.target.path,
+        headers: {
+          ...(batch.gzipped ? gzipHeaders : options.headers),
+          'idempotency-key': batch.id,
+        },
+        body: batch.body as Buffer,
+      },
+      Number.POSITIVE_INFINITY,
+    );
 
-  const send: BatchSender = async (target, batch, deadline, outcome) => {
-    const count = batch.records.length;
-    const paused = breaker.pausedFor(target.key, Date.now());
-    if (paused > 0) {
-      const error = new ReslogError(
-        ErrorCodes.CIRCUIT_OPEN,
-        `${target.key} is paused for ${Math.ceil(paused / 1000)} s after repeated permanent failures`,
-      );
-      outcome.drop('rejected', count, { target: target.key, error });
-      return;
-    }
+  const makePlain = async (batch: QueuedBatch) => {
+    const before = batch.body?.length ?? 0;
+    batch.body = await plainBody(batch);
+    batch.gzipped = false;
+    options.onResized(batch, before);
+  };
 
-    const gzipped = compression.gzipFor(target.key, Date.now());
-    stats.encoding(target.key, gzipped);
-    const idempotencyKey = randomUUID();
-    let response = await attempt(target, batch, gzipped, idempotencyKey, deadline);
-    if (gzipped && response.status === 'failure' && compression.refusedGzip(response.statusCode)) {
+  return async (batch) => {
+    const key = batch.target.key;
+    if (batch.gzipped && !compression.gzipFor(key, Date.now())) await makePlain(batch);
+    stats.encoding(key, batch.gzipped);
+    let response = await attempt(batch);
+    if (
+      batch.gzipped &&
+      response.status === 'failure' &&
+      compression.refusedGzip(response.statusCode)
+    ) {
       // Nothing was stored: the same batch goes again as plain JSON, under the same key.
       stats.encodingFallback();
-      response = await attempt(target, batch, false, idempotencyKey, deadline);
-      compression.plainAnswered(target.key, response.statusCode, Date.now());
-      stats.encoding(target.key, compression.gzipFor(target.key, Date.now()));
+      await makePlain(batch);
+      response = await attempt(batch);
+      compression.plainAnswered(key, response.statusCode, Date.now());
+      if (compression.gzipFor(key, Date.now())) stats.encoding(key, true);
+      else stats.encoding(key, false);
     }
-
     switch (response.status) {
       case 'success': {
-        breaker.success(target.key);
-        acknowledge(target.key, count, response.statusCode, response.json, outcome);
-        return;
+        // Reused only after a 2xx: the service read all of it.
+        if (!batch.gzipped && batch.body) options.bodies.release(batch.body);
+        return acknowledged(batch.sizes.length, response.statusCode, response.json);
       }
-      case 'failure': {
-        if (response.statusCode === 413) {
-          if (count > 1) {
-            const half = Math.ceil(count / 2);
-            await send(target, sliceBatch(batch, 0, half), deadline, outcome);
-            await send(target, sliceBatch(batch, half, count), deadline, outcome);
-          } else {
-            outcome.drop('oversize', 1, {
-              target: target.key,
+      case 'retryable':
+        return response.retryAfterMillis === undefined
+          ? { kind: 'retry', statusCode: response.statusCode, error: response.error }
+          : {
+              kind: 'retry',
+              statusCode: response.statusCode,
               error: response.error,
-              statusCode: 413,
-            });
-          }
-          return;
-        }
-        breaker.permanentFailure(target.key, Date.now());
+              retryAfterMillis: response.retryAfterMillis,
+            };
+      case 'failure': {
+        if (response.statusCode === 413) return { kind: 'too_large', error: response.error };
         const serverCode =
           response.error instanceof HttpError ? response.error.serverCode : undefined;
-        options.onRefused?.(target, response.statusCode, serverCode);
-        const hint = refusalHint(target, response.statusCode, serverCode);
-        outcome.drop('rejected', count, {
-          target: target.key,
+        const hint = refusalHint(batch.target, response.statusCode, serverCode);
+        return {
+          kind: 'refused',
+          statusCode: response.statusCode,
           error:
             hint === undefined
               ? response.error
@@ -151,52 +124,33 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
                   serverCode,
                   `${response.error.message} (${hint})`,
                 ),
-          statusCode: response.statusCode,
-        });
-        return;
+        };
       }
-      case 'retryable':
-        outcome.drop('retry_budget', count, {
-          target: target.key,
-          error: response.error,
-          statusCode: response.statusCode,
-        });
-        return;
     }
   };
 
   /** Reads `{accepted, rejected, errors}`; an unreadable 2xx body means all were accepted. */
-  function acknowledge(
-    target: string,
-    sent: number,
-    statusCode: number,
-    json: unknown,
-    outcome: ExportOutcome,
-  ) {
+  function acknowledged(sent: number, statusCode: number, json: unknown): SendResult {
     const ack = (json ?? {}) as { accepted?: unknown; rejected?: unknown; errors?: unknown };
     const rejected = clampCount(ack.rejected, sent);
     const accepted =
       typeof ack.accepted === 'number'
         ? clampCount(ack.accepted, sent - rejected)
         : sent - rejected;
-    stats.exported(target, accepted, statusCode);
-    if (rejected > 0) {
-      const first = Array.isArray(ack.errors)
-        ? (ack.errors[0] as { code?: unknown; message?: unknown })
-        : undefined;
-      const code = typeof first?.code === 'string' ? first.code : undefined;
-      const detail =
-        typeof first?.message === 'string' ? `: ${redact(first.message, options.secrets)}` : '';
-      const error = new HttpError(
-        statusCode,
-        code,
-        `service rejected ${rejected} of ${sent} records${detail}`,
-      );
-      outcome.drop('rejected', rejected, { target, error, statusCode });
-    }
+    if (rejected === 0) return { kind: 'delivered', statusCode, accepted, rejected };
+    const first = Array.isArray(ack.errors)
+      ? (ack.errors[0] as { code?: unknown; message?: unknown })
+      : undefined;
+    const code = typeof first?.code === 'string' ? first.code : undefined;
+    const detail =
+      typeof first?.message === 'string' ? `: ${redact(first.message, options.secrets)}` : '';
+    const rejectError = new HttpError(
+      statusCode,
+      code,
+      `service rejected ${rejected} of ${sent} records${detail}`,
+    );
+    return { kind: 'delivered', statusCode, accepted, rejected, rejectError };
   }
-
-  return send;
 }
 
 function clampCount(value: unknown, max: number): number {

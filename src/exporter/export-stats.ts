@@ -11,6 +11,8 @@ export interface ExportStats {
     statusCode?: number,
   ): void;
   retried(): void;
+  /** The status of an answer that was neither an acknowledgement nor a drop (a retry). */
+  lastStatus(target: string, statusCode: number): void;
   keyLookupFailed(): void;
   /** Records not sent because they are below `minLevel`. */
   filtered(count: number): void;
@@ -35,13 +37,25 @@ export function createExportStats(onDrop: ((event: DropEvent) => void) | undefin
     oversize: 0,
     retry_budget: 0,
     shutdown: 0,
+    backlog_full: 0,
+    expired: 0,
+    spool_corrupt: 0,
   };
   const targets = new Map<string, TargetStats>();
 
   const targetStats = (target: string): TargetStats => {
     let stats = targets.get(target);
     if (!stats) {
-      stats = { exported: 0, dropped: 0, lastStatus: 0, gzip: false };
+      stats = {
+        exported: 0,
+        dropped: 0,
+        lastStatus: 0,
+        gzip: false,
+        backlogBytes: 0,
+        backlogBatches: 0,
+        oldestAgeMillis: 0,
+        spoolBytes: 0,
+      };
       targets.set(target, stats);
     }
     return stats;
@@ -75,6 +89,9 @@ export function createExportStats(onDrop: ((event: DropEvent) => void) | undefin
     retried() {
       retried++;
     },
+    lastStatus(target, statusCode) {
+      targetStats(target).lastStatus = statusCode;
+    },
     keyLookupFailed() {
       keyLookupFailures++;
     },
@@ -95,6 +112,8 @@ export function createExportStats(onDrop: ((event: DropEvent) => void) | undefin
         encodingFallbacks,
         dropped: { ...dropped },
         keyLookupFailures,
+        backlog: { bytes: 0, batches: 0 },
+        spool: undefined,
         targets: Object.fromEntries([...targets].map(([key, value]) => [key, { ...value }])),
       };
     },

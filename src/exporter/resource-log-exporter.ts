@@ -19,8 +19,10 @@ export class ResourceLogExporter {
   }
 
   /**
-   * Sends the records and calls back once every record is acknowledged or accounted for:
-   * SUCCESS, or FAILED with an `ExportFailedError` when any record was lost.
+   * Routes, serializes and compresses the records into their targets' backlogs (and the spool,
+   * when there is one), then calls back: SUCCESS once every record is queued (or dropped on
+   * purpose as `unmapped`), FAILED with an `ExportFailedError` when records could not be
+   * queued. Sending happens in the background (docs/exporter.md, "Delivery").
    */
   export(
     logs: readonly ExportableLogRecord[],
@@ -33,12 +35,20 @@ export class ResourceLogExporter {
     );
   }
 
-  /** Resolves when every export in flight has finished. */
+  /**
+   * Resolves once every backlog is empty (all queued batches acknowledged or dropped), or when
+   * `flushTimeoutMillis` has passed with batches still queued (told through `diag`). Never
+   * rejects.
+   */
   forceFlush(): Promise<void> {
     return this.#delegate.forceFlush();
   }
 
-  /** Finishes exports in flight, then closes connections. Later exports fail with `shutdown`. */
+  /**
+   * Keeps sending what is queued for up to `shutdownTimeoutMillis`, then stops: what is left
+   * is counted as dropped `shutdown`, or, with a spool, stays on disk for the next start.
+   * Then closes connections. Later exports fail with `shutdown`.
+   */
   shutdown(): Promise<void> {
     return this.#delegate.shutdown();
   }

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ResourceLogExporter } from '../../src/index.js';
 import { cleanUpAfterEach } from '../helpers/component.js';
 import { accept, type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
-import { exportOnce, logRecord, resource } from '../helpers/records.js';
+import { exportOnce, exportQueued, logRecord, resource } from '../helpers/records.js';
 
 const STALLED = '11111111-1111-4111-8111-111111111111';
 const FAILING = '22222222-2222-4222-8222-222222222222';
@@ -26,7 +26,7 @@ describe('targets are isolated', () => {
       apiKey: 'k-000000000000000001',
       username: 'alice',
       timeoutMillis: 1_000,
-      exportTimeoutMillis: 2_500,
+      shutdownTimeoutMillis: 2_500,
       routes: [
         { match: { 'service.name': 'stalled' }, resource: STALLED },
         { match: { 'service.name': 'failing' }, resource: FAILING },
@@ -35,20 +35,27 @@ describe('targets are isolated', () => {
     });
     const of = (service: string) => logRecord({ resource: resource({ 'service.name': service }) });
     const started = Date.now();
-    const result = await exportOnce(exporter, [
+    const result = await exportQueued(exporter, [
       of('stalled'),
       of('failing'),
       of('healthy'),
       of('healthy'),
     ]);
-
+    expect(result.code).toBe(0);
+    await vi.waitFor(() => expect(healthyAnsweredAt).toBeGreaterThan(0));
     expect(healthyAnsweredAt - started).toBeLessThan(500);
-    expect(result.code).toBe(1);
+    const during = exporter.getStats();
+    expect(during.targets[`alice/${HEALTHY}`]).toMatchObject({ backlogBatches: 0 });
+    expect(during.targets[`alice/${STALLED}`]).toMatchObject({ backlogBatches: 1 });
+    expect(during.targets[`alice/${FAILING}`]).toMatchObject({ backlogBatches: 1 });
+
+    // The two targets that never take their batch hold them until shutdown() gives up.
+    await exporter.shutdown();
     const stats = exporter.getStats();
     expect(stats.targets[`alice/${HEALTHY}`]).toMatchObject({ exported: 2, dropped: 0 });
     expect(stats.targets[`alice/${STALLED}`]).toMatchObject({ exported: 0, dropped: 1 });
     expect(stats.targets[`alice/${FAILING}`]).toMatchObject({ exported: 0, dropped: 1 });
-    expect(stats.dropped.retry_budget).toBe(2);
+    expect(stats.dropped.shutdown).toBe(2);
   });
 
   it('keeps one request in flight per target so a resource receives its batches in order', async () => {

@@ -3,7 +3,7 @@ import { ResourceLogExporter } from '../../src/index.js';
 import { CHECKOUT, cleanUpAfterEach } from '../helpers/component.js';
 import { createIdempotentStore } from '../helpers/idempotent-store.js';
 import { type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
-import { exportOnce, logRecord } from '../helpers/records.js';
+import { exportOnce, exportQueued, logRecord } from '../helpers/records.js';
 
 const API_KEY = 'alice-dev-key-0000000001';
 
@@ -78,34 +78,43 @@ describe('retryable answers', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('counts records as retry_budget and fails the export when exportTimeoutMillis runs out', async () => {
+  it('keeps retrying a target that answers 503 until the batch expires, and export() does not wait for it', async () => {
     server = await startIngestServer(() => ({ status: 503 }));
     const drops: string[] = [];
     const started = Date.now();
-    const result = await exportOnce(
-      newExporter({ exportTimeoutMillis: 1_500, onDrop: (e) => drops.push(e.reason) }),
+    const result = await exportQueued(
+      newExporter({ maxBacklogAgeMillis: 1_500, onDrop: (e) => drops.push(e.reason) }),
       records(4),
     );
+    expect(result.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(500);
 
+    await exporter?.forceFlush();
+    // Dropped once the next wait would end past its age bound, not after waiting for it.
     expect(Date.now() - started).toBeLessThan(1_600);
-    expect(result.code).toBe(1);
-    expect(result.error).toMatchObject({
-      code: 'RESLOG_EXPORT_FAILED',
-      dropped: { retry_budget: 4 },
+    expect(drops).toEqual(['expired']);
+    expect(exporter?.getStats()).toMatchObject({
+      exported: 0,
+      dropped: { expired: 4 },
+      backlog: { batches: 0, bytes: 0 },
     });
-    expect(drops).toEqual(['retry_budget']);
-    expect(exporter?.getStats()).toMatchObject({ exported: 0, dropped: { retry_budget: 4 } });
-    expect(exporter?.getStats().retried).toBeGreaterThan(0);
+    expect(exporter?.getStats().retried).toBeGreaterThan(1);
   });
 
-  it('does not wait for a Retry-After longer than the remaining budget', async () => {
+  it('waits as long as Retry-After says; shutdown() counts what is still queued at its deadline', async () => {
     server = await startIngestServer(() => ({ status: 429, headers: { 'retry-after': '120' } }));
     const started = Date.now();
-    const result = await exportOnce(newExporter({ exportTimeoutMillis: 10_000 }), records(1));
+    const result = await exportQueued(newExporter({ shutdownTimeoutMillis: 300 }), records(2));
+    expect(result.code).toBe(0);
+    await exporter?.shutdown();
 
-    expect(result.code).toBe(1);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(2_000);
     expect(server.ingests()).toHaveLength(1);
+    expect(exporter?.getStats()).toMatchObject({
+      exported: 0,
+      dropped: { shutdown: 2 },
+      targets: { [`alice/${CHECKOUT}`]: { lastStatus: 429 } },
+    });
   });
 });
 
@@ -125,7 +134,8 @@ describe('413 Payload Too Large', () => {
     const result = await exportOnce(newExporter(), batch);
 
     expect(store.messages()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6']);
-    expect(result.code).toBe(1);
+    // Queued at once; the one record the service refuses even alone is counted afterwards.
+    expect(result.code).toBe(0);
     expect(exporter?.getStats()).toMatchObject({ exported: 7, dropped: { oversize: 1 } });
   });
 });

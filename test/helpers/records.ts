@@ -20,7 +20,28 @@ export function logRecord(overrides: Partial<ExportableLogRecord> = {}): Exporta
   };
 }
 
-export function exportOnce(
+/**
+ * Exports the records, then waits until the exporter's backlog is empty (`forceFlush()`):
+ * `export()` itself returns once the records are queued, and sending happens afterwards.
+ * Returns what the export callback said.
+ */
+export async function exportOnce(
+  exporter: {
+    export(
+      logs: readonly ExportableLogRecord[],
+      cb: (r: { code: number; error?: Error }) => void,
+    ): void;
+    forceFlush?(): Promise<void>;
+  },
+  records: readonly ExportableLogRecord[],
+): Promise<{ code: number; error?: Error }> {
+  const result = await exportQueued(exporter, records);
+  await exporter.forceFlush?.();
+  return result;
+}
+
+/** Exports the records and returns once they are queued, without waiting for delivery. */
+export function exportQueued(
   exporter: {
     export(
       logs: readonly ExportableLogRecord[],

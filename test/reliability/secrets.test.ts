@@ -160,7 +160,7 @@ describe('secrets', () => {
           apiKey,
           username: 'sam',
           resource: UUID,
-          exportTimeoutMillis: 1500,
+          maxBacklogAgeMillis: 1500,
           onDrop: (event) => drops.push(event),
         });
         for (let i = 0; i < 3; i++) results.push(await exportOnce(exporter, [record(i)]));
@@ -173,7 +173,7 @@ describe('secrets', () => {
         apiKey: KEY,
         username: 'sam',
         resource: UUID,
-        exportTimeoutMillis: 800,
+        maxBacklogAgeMillis: 800,
         onDrop: (event) => drops.push(event),
       });
       results.push(await exportOnce(refused, [record(9)]));
@@ -192,7 +192,7 @@ describe('secrets', () => {
     ];
     expect(lines.length).toBeGreaterThan(20);
     expect(diagLines.length).toBeGreaterThan(0);
-    expect(results.some((r) => r.code === 1)).toBe(true);
+    expect(drops.length).toBeGreaterThan(0);
     expectNoSecret(lines.join(''), 'pino log');
     expectNoSecret(answers.join('\n'), 'an answer, the journal or metrics');
     expectNoSecret(diagLines.join('\n'), 'diag output');

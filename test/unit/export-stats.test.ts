@@ -18,8 +18,13 @@ describe('export stats', () => {
         oversize: 0,
         retry_budget: 0,
         shutdown: 0,
+        backlog_full: 0,
+        expired: 0,
+        spool_corrupt: 0,
       },
       keyLookupFailures: 0,
+      backlog: { bytes: 0, batches: 0 },
+      spool: undefined,
       targets: {},
     });
   });

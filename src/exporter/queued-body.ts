@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
+import type { QueuedBatch } from './queued-batch.js';
+
+export const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
+
+/** The batch's body as plain JSON (its `body` must be loaded). */
+export async function plainBody(batch: QueuedBatch): Promise<Buffer> {
+  const body = batch.body as Buffer;
+  return batch.gzipped ? gunzip(body) : body;
+}
+
+/**
+ * Splits a batch the service answered 413 for into two halves of its records, each a new
+ * batch with its own `Idempotency-Key` (the halves are different bodies), gzipped again when
+ * the batch was. The records are cut out of the plain body by their recorded sizes.
+ */
+export async function splitInHalves(
+  batch: QueuedBatch,
+): Promise<[QueuedBatch, QueuedBatch] | undefined> {
+  const count = batch.sizes.length;
+  if (count < 2) return undefined;
+  const plain = await plainBody(batch);
+  const half = Math.ceil(count / 2);
+  const envelope = plain.subarray(0, batch.envelopeBytes);
+  const offsets: number[] = [];
+  let offset = batch.envelopeBytes;
+  for (const size of batch.sizes) {
+    offsets.push(offset);
+    offset += size + 1; // the comma after each record but the last
+  }
+  const part = async (start: number, end: number): Promise<QueuedBatch> => {
+    const first = offsets[start] as number;
+    const last = (offsets[end - 1] as number) + (batch.sizes[end - 1] as number);
+    const json = Buffer.concat([envelope, plain.subarray(first, last), Buffer.from(']}')]);
+    return {
+      id: randomUUID(),
+      target: batch.target,
+      body: batch.gzipped ? await gzip(json) : json,
+      gzipped: batch.gzipped,
+      envelopeBytes: batch.envelopeBytes,
+      sizes: batch.sizes.slice(start, end),
+      enqueuedAt: batch.enqueuedAt,
+    };
+  };
+  return [await part(0, half), await part(half, count)];
+}
