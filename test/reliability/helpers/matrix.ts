@@ -149,6 +149,7 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
       apiKey: API_KEY,
       username: OWNER,
       compression: 'gzip',
+      flushTimeoutMillis: 600_000,
       ...spec.exporter,
     });
     const live = exporter;
@@ -182,11 +183,14 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
 
     const all = records(spec.records, resources);
     let next = 0;
+    // export() returns once a batch is queued; waiting for the backlog to empty after each
+    // one paces the stream at the receiver's speed, so faults land in the middle of it.
     const worker = async () => {
       while (next < all.length) {
         const batch = all.slice(next, next + spec.exportSize);
         next += batch.length;
         await exportOnce(live, batch);
+        await live.forceFlush();
       }
     };
     const sideline = spec.during?.(ctx);
