@@ -3,8 +3,22 @@ import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import type { QueuedBatch } from './queued-batch.js';
 
-export const gzip = promisify(gzipCallback);
+const gzipRaw = promisify(gzipCallback);
 const gunzip = promisify(gunzipCallback);
+
+/**
+ * gzip for a body that waits in the backlog. zlib hands back a view into its output chunk
+ * (16 KiB or more) while a batch's gzip is often a few KiB, and a queued view keeps the whole
+ * chunk alive: measured 6.5 MiB of ArrayBuffers for 1 MiB of queued gzip after a 30 s outage.
+ * A body much smaller than its backing memory is copied into its own exact allocation.
+ */
+export async function gzip(json: Buffer): Promise<Buffer> {
+  const zipped = await gzipRaw(json);
+  if (zipped.buffer.byteLength <= zipped.length + (zipped.length >> 2)) return zipped;
+  const exact = Buffer.allocUnsafeSlow(zipped.length);
+  zipped.copy(exact);
+  return exact;
+}
 
 /** The batch's body as plain JSON (its `body` must be loaded). */
 export async function plainBody(batch: QueuedBatch): Promise<Buffer> {
