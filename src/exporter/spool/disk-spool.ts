@@ -1,11 +1,7 @@
 import { dirname } from 'node:path';
 import type { QueuedBatch } from '../queued-batch.js';
-import {
-  batchMeta,
-  decodeFrame,
-  encodeBatchFrame,
-  encodeTombstoneFrame,
-} from './segment-format.js';
+import { batchMeta, encodeBatchFrame, encodeTombstoneFrame } from './segment-format.js';
+import { readSpooledBody } from './segment-reader.js';
 import { createSegmentWriter, type SegmentWriter } from './segment-writer.js';
 import type { Spool, SpoolAppend, SpoolStats } from './spool.js';
 import { asError, errnoCode, nodeSpoolFs, type SpoolFs } from './spool-fs.js';
@@ -116,7 +112,7 @@ export function createDiskSpool(options: DiskSpoolOptions): Spool {
         corruptFrames += recovered.corruptFrames;
         adoptedSegments += recovered.segments.length;
         for (const segment of recovered.segments) index.sweep(segment, unlink);
-        segments = createSegmentWriter(fs, writer.path, segmentBytes, () => {}, [
+        segments = createSegmentWriter(fs, writer.path, segmentBytes, [
           dirname(writer.path),
           ...recovered.changedDirs,
         ]);
@@ -180,33 +176,17 @@ export function createDiskSpool(options: DiskSpoolOptions): Spool {
     read(id) {
       const entry = index.entries.get(id);
       if (!entry) return undefined;
-      const frame = Buffer.allocUnsafe(entry.bytes);
-      const open = segments?.fdOf(entry.segment);
-      let fd: number | undefined;
-      try {
-        fd = open ?? fs.openSync(entry.segment.path, 'r');
-        let done = 0;
-        while (done < frame.length) {
-          const got = fs.readSync(fd, frame, done, frame.length - done, entry.offset + done);
-          if (got <= 0) break;
-          done += got;
-        }
-        const decoded = decodeFrame(frame.subarray(0, done), 0);
-        if (decoded.ok && decoded.frame.kind === 'batch' && decoded.frame.meta.id === id) {
-          const { bodyOffset, bodyLength } = decoded.frame;
-          return frame.subarray(bodyOffset, bodyOffset + bodyLength);
-        }
-        corruptFrames++;
-        diagnose('corrupt read', `a spooled batch no longer matches its checksum`);
-      } catch (error) {
-        diagnose(
-          `read ${errnoCode(error)}`,
-          `cannot read back a spooled batch: ${asError(error).message}`,
-        );
-      } finally {
-        if (fd !== undefined && open === undefined) fs.closeSync(fd);
+      const body = readSpooledBody(fs, entry, segments?.fdOf(entry.segment));
+      if (body instanceof Error) {
+        diagnose(`read ${errnoCode(body)}`, `cannot read back a spooled batch: ${body.message}`);
+        return undefined;
       }
-      return undefined;
+      if (body === 'corrupt') {
+        corruptFrames++;
+        diagnose('corrupt read', 'a spooled batch no longer matches its checksum');
+        return undefined;
+      }
+      return body;
     },
 
     remove(id) {

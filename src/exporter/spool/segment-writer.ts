@@ -27,7 +27,6 @@ export function createSegmentWriter(
   fs: SpoolFs,
   dirPath: string,
   segmentBytes: number,
-  onSegment: (segment: Segment) => void,
   /** Directories whose new entries (this writer directory, adopted ones) the first flush syncs. */
   parentDirs: readonly string[] = [],
 ): SegmentWriter {
@@ -51,7 +50,6 @@ export function createSegmentWriter(
       const fd = fs.openSync(segment.path, 'wx+');
       current = { segment, fd, broken: false };
       directoryDirty = true;
-      onSegment(segment);
       return undefined;
     } catch (error) {
       return asError(error);
