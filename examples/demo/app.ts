@@ -202,6 +202,11 @@ export function createDemoApp(baseUrl: string, apiKey: string, username: string)
           sum((s) => s.dropped[reason as keyof typeof s.dropped]),
         ]),
       ) as ExporterStats['dropped'],
+      backlog: {
+        bytes: sum((s) => s.backlog.bytes),
+        batches: sum((s) => s.backlog.batches),
+      },
+      spool: undefined,
       targets: Object.assign({}, ...all.map((s) => s.targets)),
     };
   };
