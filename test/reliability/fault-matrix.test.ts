@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killAllApps } from './helpers/app-process.ts';
 import { seededRandom } from './helpers/fault-proxy.ts';
 import {
   ADMIN_TOKEN,
@@ -12,6 +13,13 @@ import {
   runRow,
 } from './helpers/matrix.ts';
 import { killAllReceivers, printed } from './helpers/receiver-process.ts';
+import {
+  type AppRowResult,
+  appKillAndReplay,
+  corruptSpoolTail,
+  smallSpoolBound,
+  spoolDiskFull,
+} from './helpers/spool-rows.ts';
 
 /**
  * The fault matrix of docs/reliability.md: exporter → (fault proxy →) receiver CLI with a file
@@ -153,6 +161,21 @@ const ROWS: RowSpec[] = [
   },
   {
     ...base,
+    row: 'receiver restart, backlog queued',
+    fault: 'receiver SIGKILLed while the backlog holds batches (no spool), down 1 s, restarted',
+    proxyFault: () => ({ kind: 'pass' }),
+    async during(ctx) {
+      while (!ctx.done() && ctx.stats().exported < RECORDS * 0.5) await sleep(5);
+      // Kill at a moment the backlog is not empty, checked in the same tick.
+      while (!ctx.done() && ctx.stats().backlog.batches === 0) await sleep(1);
+      if (ctx.done()) throw new Error('the stream ended before the backlog held a batch');
+      const { batches, bytes } = ctx.stats().backlog;
+      ctx.note(`${batches} batches, ${bytes} B queued at the kill`);
+      await ctx.killAndRestart(1000);
+    },
+  },
+  {
+    ...base,
     row: '401 for one resource',
     fault: 'receiver: 401 for every request to 1 of 3 resources',
     setup: (ctx) =>
@@ -163,10 +186,11 @@ const ROWS: RowSpec[] = [
   },
 ];
 
-const results: RowResult[] = [];
+const results: (RowResult | AppRowResult)[] = [];
 
 describe(`fault matrix (${RECORDS} records per row)`, () => {
   afterAll(() => {
+    killAllApps();
     killAllReceivers();
     if (results.length > 0) console.log(`\n${formatTable(results)}\n`);
     const out = process.env.RESLOG_RELIABILITY_OUT;
@@ -203,6 +227,146 @@ describe(`fault matrix (${RECORDS} records per row)`, () => {
       ROW_TIMEOUT,
     );
   }
+
+  /**
+   * The app in its own process with a disk spool (test/reliability/helpers/spooled-app.ts):
+   * "export-acknowledged" means the export's callback said SUCCESS, so its batches were in the
+   * spool; that is what must survive a SIGKILL of the app.
+   */
+  describe('the app process with a disk spool', () => {
+    const spoolBase = { records: RECORDS, exportSize: EXPORT_SIZE };
+    /** Checks what every spool row must meet; `missing` only where nothing may be dropped. */
+    const expectSpoolRow = (result: AppRowResult, options: { drops?: boolean } = {}) => {
+      results.push(result);
+      const label = JSON.stringify({
+        ...result,
+        final: { ...result.final, targets: undefined },
+        missing: result.missing.length,
+        unconfirmedIds: result.unconfirmedIds.length,
+        lostIds: result.lostIds.length,
+      });
+      if (!options.drops) expect(result.missing, label).toEqual([]);
+      expect(result.duplicates, label).toBe(0);
+      expect(result.foreign, label).toBe(0);
+      return label;
+    };
+
+    it(
+      'app SIGKILL in an outage: every export-acknowledged record stored once after replay',
+      async () => {
+        const result = await appKillAndReplay({
+          ...spoolBase,
+          row: 'app SIGKILL, outage',
+          fault:
+            'receiver unreachable; the app (spool) SIGKILLed at a random export between 20 % and 80 %; receiver back; a new app replays and finishes',
+          paceMillis: 10,
+        });
+        const label = expectSpoolRow(result);
+        expect(result.dropped, label).toEqual({});
+        // Everything but the records of an export in progress at the kill, each at most once.
+        expect(result.stored, label).toBeGreaterThanOrEqual(
+          result.sent - result.unconfirmedIds.length,
+        );
+        expect(result.final.spool, label).toMatchObject({ bytes: 0, corruptFrames: 0 });
+        expect(result.final.spool?.adoptedSegments, label).toBeGreaterThan(0);
+        expect(result.final.backlog.batches, label).toBe(0);
+      },
+      ROW_TIMEOUT,
+    );
+
+    it(
+      'app SIGKILL with batches committed but unanswered: replayed under their keys, stored once',
+      async () => {
+        const result = await appKillAndReplay({
+          ...spoolBase,
+          row: 'app SIGKILL, commit in flight',
+          fault:
+            'receiver up, every answer held 100 ms after the commit; the app (spool) SIGKILLed mid-stream; a new app replays',
+          paceMillis: 50,
+          slow: 100,
+        });
+        const label = expectSpoolRow(result);
+        expect(result.dropped, label).toEqual({});
+        expect(result.stored, label).toBeGreaterThanOrEqual(
+          result.sent - result.unconfirmedIds.length,
+        );
+        // Batches committed before the kill came back from the spool: the receiver replayed them.
+        expect(result.replays, label).toBeGreaterThan(0);
+        expect(result.final.spool, label).toMatchObject({ bytes: 0 });
+      },
+      ROW_TIMEOUT,
+    );
+
+    it(
+      'corrupt spool tail: recovery skips and counts the 2 damaged frames, stores the rest once',
+      async () => {
+        const result = await corruptSpoolTail({
+          ...spoolBase,
+          row: 'corrupt spool tail',
+          fault:
+            'app SIGKILLed with all batches in its spool (receiver unreachable); last frame torn in half, a byte flipped in a middle frame; new app',
+        });
+        const label = expectSpoolRow(result);
+        expect(result.final.spool?.corruptFrames, label).toBe(2);
+        expect(result.lostIds.length, label).toBeGreaterThan(0);
+        // Exactly the records of the two damaged frames are missing, nothing else.
+        expect(result.stored, label).toBe(result.sent - result.lostIds.length);
+        expect(result.exportAcknowledged, label).toBe(result.sent);
+        expect(result.dropped, label).toEqual({});
+      },
+      ROW_TIMEOUT,
+    );
+
+    it(
+      'small maxSpoolBytes in an outage: the oldest dropped as backlog_full, stored + dropped = sent',
+      async () => {
+        const result = await smallSpoolBound({
+          ...spoolBase,
+          row: 'spool bound in an outage',
+          fault: 'receiver unreachable while all records are exported; maxSpoolBytes 64 KiB',
+          maxSpoolBytes: 64 * 1024,
+        });
+        const label = expectSpoolRow(result, { drops: true });
+        expect(Object.keys(result.dropped), label).toEqual(['backlog_full']);
+        expect(result.dropped.backlog_full, label).toBeGreaterThan(0);
+        expect(result.stored, label).toBe(result.sent - droppedTotal(result));
+        expect(result.exportAcknowledged, label).toBe(result.sent);
+        // Oldest first: per resource, every dropped record is older than every stored one.
+        expect(result.lostOutOfOrder, label).toBe(0);
+      },
+      ROW_TIMEOUT,
+    );
+
+    for (const how of ['tmpfs', 'ulimit'] as const) {
+      it(
+        `spool disk full (${how === 'tmpfs' ? 'ENOSPC, 64 KiB tmpfs' : 'EFBIG, ulimit -f 32'}): memory backlog, a diagnostic, nothing lost`,
+        async (test) => {
+          const result = await spoolDiskFull({
+            ...spoolBase,
+            row: how === 'tmpfs' ? 'spool disk full (ENOSPC)' : 'spool file-size limit (EFBIG)',
+            fault:
+              how === 'tmpfs'
+                ? 'spool on a 64 KiB tmpfs, receiver unreachable while all records are exported'
+                : 'app under ulimit -f 32 (RLIMIT_FSIZE), receiver unreachable while all records are exported',
+            how,
+          });
+          if (result.skipped) {
+            console.log(`skipped "${result.row}": ${result.skipped}`);
+            test.skip();
+            return;
+          }
+          const label = expectSpoolRow(result);
+          expect(result.notes, label).not.toContain('CRASH');
+          expect(result.final.spool?.writeErrors, label).toBeGreaterThan(0);
+          expect(result.notes, label).toMatch(how === 'tmpfs' ? /ENOSPC/ : /EFBIG/);
+          expect(result.exportAcknowledged, label).toBe(result.sent);
+          expect(result.stored, label).toBe(result.sent - droppedTotal(result));
+          expect(result.dropped, label).toEqual({});
+        },
+        ROW_TIMEOUT,
+      );
+    }
+  });
 
   it('no receiver process printed the API key or the admin token', () => {
     const text = printed.join('');

@@ -45,6 +45,8 @@ export interface RowResult {
   /** Stored per resource, for rows that reject one resource. */
   storedByResource: Record<string, number>;
   sentByResource: Record<string, number>;
+  /** What the row saw besides the counts (e.g. the backlog at a kill), for the table. */
+  notes?: string;
 }
 
 export interface RowContext {
@@ -57,6 +59,8 @@ export interface RowContext {
   stats(): ExporterStats;
   /** True once every export of the row has finished. */
   done(): boolean;
+  /** Adds a line to the row's `notes`. */
+  note(text: string): void;
 }
 
 export interface RowSpec {
@@ -82,7 +86,8 @@ export interface RowSpec {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function records(count: number, resources: number): ExportableLogRecord[] {
+/** `count` records with unique ids (`message` = `r<n>`, `record.id` = n), round-robin over `resources`. */
+export function matrixRecords(count: number, resources: number): ExportableLogRecord[] {
   const shared = RESOURCES.slice(0, resources).map((uuid) => ({
     attributes: { 'service.name': 'reliability', 'reslog.resource.uuid': uuid },
   }));
@@ -110,21 +115,7 @@ function exportOnce(exporter: ResourceLogExporter, batch: ExportableLogRecord[])
 export async function runRow(spec: RowSpec): Promise<RowResult> {
   const dir = mkdtempSync(join(tmpdir(), 'reslog-reliability-'));
   const db = join(dir, 'receiver.db');
-  const seedFile = join(dir, 'seed.json');
-  writeFileSync(seedFile, JSON.stringify(SEED));
-  const args = [
-    '--db',
-    db,
-    '--seed',
-    seedFile,
-    '--log-level',
-    'info',
-    '--rate-limit',
-    '100000',
-    '--rate-burst',
-    '100000',
-    ...(spec.receiverArgs ?? []),
-  ];
+  const args = receiverArgs(dir, spec.receiverArgs);
   const resources = spec.resources ?? 1;
   let receiver: ReceiverProcess;
   try {
@@ -137,6 +128,7 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
   let proxy: FaultProxy | undefined;
   let exporter: ResourceLogExporter | undefined;
   let finished = false;
+  const notes: string[] = [];
   const started = Date.now();
   try {
     if (spec.proxyFault) {
@@ -178,10 +170,11 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
       },
       stats: () => live.getStats(),
       done: () => finished,
+      note: (text) => notes.push(text),
     };
     await spec.setup?.(ctx);
 
-    const all = records(spec.records, resources);
+    const all = matrixRecords(spec.records, resources);
     let next = 0;
     // export() returns once a batch is queued; waiting for the backlog to empty after each
     // one paces the stream at the receiver's speed, so faults land in the middle of it.
@@ -241,6 +234,7 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
       seconds: Math.round((Date.now() - started) / 100) / 10,
       storedByResource: counted.byResource,
       sentByResource,
+      ...(notes.length > 0 ? { notes: notes.join('; ') } : {}),
     };
   } finally {
     finished = true;
@@ -251,8 +245,33 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
   }
 }
 
-/** Counts the stored records by id straight from the database file (after the receiver stopped). */
-function countStored(file: string, sent: number) {
+/**
+ * CLI arguments of a matrix receiver whose file database (`receiver.db`) and seed live in
+ * `dir`; rate limits are out of the way unless `extra` sets them.
+ */
+export function receiverArgs(dir: string, extra: readonly string[] = []): string[] {
+  const seedFile = join(dir, 'seed.json');
+  writeFileSync(seedFile, JSON.stringify(SEED));
+  return [
+    '--db',
+    join(dir, 'receiver.db'),
+    '--seed',
+    seedFile,
+    '--log-level',
+    'info',
+    '--rate-limit',
+    '100000',
+    '--rate-burst',
+    '100000',
+    ...extra,
+  ];
+}
+
+/**
+ * Counts the stored records by id straight from the database file (after the receiver
+ * stopped); `ids` holds the distinct ids of the matrix's records (`r<n>`) found.
+ */
+export function countStored(file: string, sent: number) {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
     const total = db
@@ -275,7 +294,13 @@ function countStored(file: string, sent: number) {
       .all() as { uuid: string; n: number }[]) {
       byResource[row.uuid] = row.n;
     }
-    return { stored: total.n, duplicates: total.n - total.d, foreign: foreign.n, byResource };
+    const ids = new Set<number>();
+    for (const row of db
+      .prepare(`SELECT DISTINCT message AS m FROM logs WHERE message GLOB 'r[0-9]*'`)
+      .all() as { m: string }[]) {
+      ids.add(Number(row.m.slice(1)));
+    }
+    return { stored: total.n, duplicates: total.n - total.d, foreign: foreign.n, byResource, ids };
   } finally {
     db.close();
   }
@@ -297,7 +322,7 @@ export function formatTable(results: readonly RowResult[]): string {
         .map(([reason, n]) => `${n} ${reason}`)
         .join(', ') || '0';
     lines.push(
-      `| ${r.row} | ${r.fault} | ${r.sent} | ${r.acknowledged} | ${r.stored} | ${r.duplicates} | ${dropped} | ${r.retried} | ${r.faultsFired}${r.restarts ? ` (+${r.restarts} SIGKILL)` : ''} | ${r.seconds} |`,
+      `| ${r.row} | ${r.fault}${r.notes ? ` (${r.notes})` : ''} | ${r.sent} | ${r.acknowledged} | ${r.stored} | ${r.duplicates} | ${dropped} | ${r.retried} | ${r.faultsFired}${r.restarts ? ` (+${r.restarts} SIGKILL)` : ''} | ${r.seconds} |`,
     );
   }
   return lines.join('\n');
