@@ -1,4 +1,7 @@
-/** How much each scenario does: the full run (~10 min on 2 cores) or `--quick` (smoke, <60 s). */
+/**
+ * How much each scenario does: the full run (~10 min on 2 cores for 1–5, 6 alone ~11 min) or
+ * `--quick` (smoke, <60 s).
+ */
 export interface BenchConfig {
   quick: boolean;
   /** Scenarios 1–3. */
@@ -23,7 +26,18 @@ export interface BenchConfig {
     downMillis: number;
     recoveryMillis: number;
   };
+  /** Scenario 6 (opt-in): an outage longer than the backlog holds. */
+  longOutage: {
+    recordsPerSecond: number;
+    upMillis: number;
+    downMillis: number;
+    recoveryMillis: number;
+    /** The exporter's `maxBacklogBytes`, with compression off (bodies as plain JSON). */
+    maxBacklogBytes: number;
+  };
 }
+
+const MiB = 1024 * 1024;
 
 export function benchConfig(quick: boolean): BenchConfig {
   if (quick) {
@@ -41,6 +55,14 @@ export function benchConfig(quick: boolean): BenchConfig {
         moderateRequestsPerSecond: 50,
       },
       outage: { recordsPerSecond: 1000, upMillis: 1500, downMillis: 2000, recoveryMillis: 2500 },
+      // 10 000 records (≈ 4.5 MB of bodies) against a backlog of ≈ 4 batches of 512: drops happen.
+      longOutage: {
+        recordsPerSecond: 1000,
+        upMillis: 2500,
+        downMillis: 10_000,
+        recoveryMillis: 5000,
+        maxBacklogBytes: MiB,
+      },
     };
   }
   return {
@@ -61,6 +83,14 @@ export function benchConfig(quick: boolean): BenchConfig {
       upMillis: 10_000,
       downMillis: 30_000,
       recoveryMillis: 20_000,
+    },
+    // 30 s up: the baseline is taken once the app's heap has settled, not during its warm-up.
+    longOutage: {
+      recordsPerSecond: 1000,
+      upMillis: 30_000,
+      downMillis: 600_000,
+      recoveryMillis: 30_000,
+      maxBacklogBytes: 16 * MiB,
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Scenario 5's application, in its own process (forked by bench/run.ts): logs at a steady
+ * Scenarios 5 and 6's application, in its own process (forked by bench/run.ts): logs at a steady
  * rate through `LoggerProvider` + `BatchLogRecordProcessor` (SDK defaults: queue 2 048, batches
- * of 512) + `ResourceLogExporter` (its defaults), samples its RSS every 100 ms, and labels each
+ * of 512) + `ResourceLogExporter` (its defaults, or the backlog bound and compression the
+ * scenario sets), samples its memory every 100 ms, and labels each
  * sample with the phase the parent announces (`up`, `down`, `recovered`). At the end it flushes
  * and reports every record: emitted, handed to the exporter (the rest were dropped by the
  * processor's queue bound), acknowledged or dropped by the exporter, by reason.
@@ -26,6 +27,9 @@ import {
 export interface OutageAppConfig {
   baseUrl: string;
   recordsPerSecond: number;
+  /** The exporter's defaults when absent. */
+  maxBacklogBytes?: number;
+  compression?: 'none' | 'gzip';
 }
 
 export interface RssSample {
@@ -33,6 +37,10 @@ export interface RssSample {
   phase: string;
   rssBytes: number;
   heapUsedBytes: number;
+  /** Buffers outside the V8 heap: the queued bodies live here. */
+  arrayBuffersBytes: number;
+  /** `getStats().backlog.bytes`: queued bodies as the backlog counts them. */
+  backlogBytes: number;
 }
 
 export interface OutageAppResult {
@@ -44,6 +52,8 @@ export interface OutageAppResult {
   retried: number;
   samples: RssSample[];
   flushMillis: number;
+  /** Records emitted when each phase began: record numbers `#0 … #n-1` came before it. */
+  emittedAtPhase: Record<string, number>;
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as OutageAppConfig;
@@ -54,6 +64,8 @@ const exporter = new ResourceLogExporter({
   apiKey: BENCH_API_KEY,
   username: BENCH_USERNAME,
   resource: BENCH_RESOURCE_UUID,
+  ...(config.maxBacklogBytes === undefined ? {} : { maxBacklogBytes: config.maxBacklogBytes }),
+  ...(config.compression === undefined ? {} : { compression: config.compression }),
 });
 let handedToExporter = 0;
 const counting: LogRecordExporter = {
@@ -72,6 +84,7 @@ const logger = provider.getLogger(SCOPE.name, SCOPE.version);
 
 let phase = 'up';
 let emitted = 0;
+const emittedAtPhase: Record<string, number> = { up: 0 };
 const samples: RssSample[] = [];
 const start = performance.now();
 
@@ -93,11 +106,16 @@ const sampler = setInterval(() => {
     phase,
     rssBytes: memory.rss,
     heapUsedBytes: memory.heapUsed,
+    arrayBuffersBytes: memory.arrayBuffers,
+    backlogBytes: exporter.getStats().backlog.bytes,
   });
 }, 100);
 
 process.on('message', (message: { type: string; phase?: string }) => {
-  if (message.type === 'phase' && message.phase) phase = message.phase;
+  if (message.type === 'phase' && message.phase) {
+    phase = message.phase;
+    emittedAtPhase[phase] = emitted;
+  }
   if (message.type === 'finish') void finish();
 });
 process.send?.({ type: 'ready' });
@@ -119,6 +137,7 @@ async function finish(): Promise<void> {
       retried: stats.retried,
       samples,
       flushMillis,
+      emittedAtPhase,
     };
     process.send?.(result);
     await provider.shutdown();

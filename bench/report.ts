@@ -1,6 +1,7 @@
 /** The results as a Markdown table, the targets verdict, and an SVG chart of reslog vs OTLP. */
 import type { BenchResults, Target } from './results-types.ts';
 import type { ExporterVariantResult } from './scenarios/exporter-scenarios.ts';
+import type { OutageResult } from './scenarios/outage-scenario.ts';
 import type { IngestVariantResult } from './scenarios/receiver-scenario.ts';
 import { ratio, type Spread } from './summary.ts';
 
@@ -39,6 +40,7 @@ export function evaluateTargets(
   exporters: readonly ExporterVariantResult[],
   ingest: readonly IngestVariantResult[],
   outage: BenchResults['outage'],
+  longOutage: OutageResult | null = null,
 ): Target[] {
   const ex = (id: string) => find(exporters, id);
   const ing = (id: string) => find(ingest, id);
@@ -140,7 +142,57 @@ export function evaluateTargets(
       met: outage.accountedFor,
     });
   }
+  if (longOutage) {
+    const bound = rssBoundMiB(longOutage);
+    const oldestFirst = longOutage.dropOrder?.oldestFirst === true;
+    const withinBound = longOutage.rssGrowthMiB <= bound;
+    const yes = (ok: boolean) => (ok ? 'yes' : 'no');
+    targets.push({
+      name: 'long outage: stored + drops = emitted; oldest first; RSS growth ≤ bound',
+      goal: `yes; yes; ≤ ${num(bound, 1)} MiB`,
+      measured: `${yes(longOutage.accountedFor)}; ${yes(oldestFirst)}; ${num(longOutage.rssGrowthMiB, 1)} MiB`,
+      met: longOutage.accountedFor && oldestFirst && withinBound,
+    });
+  }
   return targets;
+}
+
+/** Scenario 6's bound on RSS growth: the backlog's bound, all of it bodies. */
+function rssBoundMiB(o: OutageResult): number {
+  return (o.maxBacklogBytes ?? Number.NaN) / 1024 / 1024;
+}
+
+function longOutageTable(o: OutageResult): string[] {
+  const drops =
+    Object.entries(o.droppedByExporter)
+      .map(([reason, n]) => `${n} ${reason}`)
+      .join(', ') || '0';
+  const bound = rssBoundMiB(o);
+  const d = o.dropOrder;
+  const lines = [
+    `### Scenario 6: long outage (${o.recordsPerSecond} records/s; backlog ${num(bound, 2)} MiB, ` +
+      `compression ${o.compression ?? 'gzip'}; receiver up ${o.upMillis / 1000} s, ` +
+      `down ${o.downMillis / 1000} s, back ${o.recoveryMillis / 1000} s)`,
+    '',
+    '| emitted | stored | dropped: processor queue full | dropped: exporter, by reason | stored + drops = emitted | RSS before MiB | peak RSS MiB | RSS growth MiB | bound: before + backlog MiB | heap growth MiB | arrayBuffers growth MiB | peak backlog MiB |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| ${o.emitted} | ${o.stored} | ${o.droppedByQueue} | ${drops} | ${o.accountedFor ? 'yes' : 'NO'} | ` +
+      `${num(o.baselineRssMiB, 1)} | ${num(o.peakRssMiB, 1)} | ${num(o.rssGrowthMiB, 1)} | ` +
+      `${num(o.baselineRssMiB + bound, 1)} (${o.peakRssMiB <= o.baselineRssMiB + bound ? 'within' : 'ABOVE'}) | ` +
+      `${num(o.heapGrowthMiB, 1)} | ${num(o.arrayBuffersGrowthMiB ?? Number.NaN, 1)} | ${num(o.peakBacklogMiB ?? Number.NaN, 2)} |`,
+    '',
+  ];
+  if (d) {
+    const ranges = d.missing.map((r) => `#${r.first}–#${r.last}`).join(', ');
+    lines.push(
+      `Records missing from the receiver's database: ${d.missingRecords} in ${d.missingRanges} ` +
+        `range${d.missingRanges === 1 ? '' : 's'}${ranges ? ` (${ranges}${d.missingRanges > d.missing.length ? ', …' : ''})` : ''}; ` +
+        `stored before the outage: #0–#${d.storedBeforeOutage - 1}; emitted when it began: ${d.emittedAtOutage}; ` +
+        `stored twice: ${d.duplicates}. Oldest dropped first: ${d.oldestFirst ? 'yes' : `NO (${d.failure})`}.`,
+      '',
+    );
+  }
+  return lines;
 }
 
 export function markdownTable(results: BenchResults): string {
@@ -245,6 +297,8 @@ export function markdownTable(results: BenchResults): string {
       '',
     );
   }
+
+  if (results.longOutage) lines.push(...longOutageTable(results.longOutage));
 
   lines.push('### Targets', '', '| target | goal | measured | met |', '| --- | --- | --- | --- |');
   for (const t of results.targets) {

@@ -32,5 +32,7 @@ export interface BenchResults {
   exporters: ExporterVariantResult[];
   ingest: IngestVariantResult[];
   outage: OutageResult | null;
+  /** Scenario 6 (opt-in); absent from results written before it existed. */
+  longOutage?: OutageResult | null;
   targets: Target[];
 }

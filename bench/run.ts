@@ -3,6 +3,8 @@
  * issue 7, prints the table and writes `<out>/<date>.md`, `.json` and `.svg`. A full run
  * writes to bench/results/ and refreshes the table and chart in docs/performance.md; `--quick`
  * (the smoke run the test suite uses) writes to bench/results/quick/ and leaves the docs alone.
+ * Scenarios 1–5 run by default. Scenario 6, the long outage, runs only when asked for
+ * (`--only 6`): it takes over 10 minutes (a 10-minute outage, then the drain), mostly idle.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
@@ -88,7 +90,12 @@ async function main(): Promise<void> {
   if (values.render) {
     // Re-renders table, chart and docs from a results JSON after a change to the report.
     const results = JSON.parse(readFileSync(values.render, 'utf8')) as BenchResults;
-    results.targets = evaluateTargets(results.exporters, results.ingest, results.outage);
+    results.targets = evaluateTargets(
+      results.exporters,
+      results.ingest,
+      results.outage,
+      results.longOutage ?? null,
+    );
     const stem = values.render.replace(/\.json$/, '');
     process.stdout.write(writeResults(results, stem, !results.quick && !values['no-docs']));
     return;
@@ -136,7 +143,17 @@ async function main(): Promise<void> {
   let outage: BenchResults['outage'] = null;
   if (only.has(5)) {
     log('scenario 5: outage memory');
-    outage = await runOutage(config, log);
+    outage = await runOutage(config.outage, log);
+  }
+
+  let longOutage: BenchResults['outage'] = null;
+  if (only.has(6)) {
+    const o = config.longOutage;
+    log(
+      `scenario 6: long outage (${o.downMillis / 1000} s at ${o.recordsPerSecond} records/s, ` +
+        `backlog ${o.maxBacklogBytes / 1024 / 1024} MiB, no compression)`,
+    );
+    longOutage = await runOutage({ ...o, compression: 'none', checkDropOrder: true }, log);
   }
 
   const results: BenchResults = {
@@ -149,11 +166,13 @@ async function main(): Promise<void> {
     exporters,
     ingest,
     outage,
-    targets: evaluateTargets(exporters, ingest, outage),
+    longOutage,
+    targets: evaluateTargets(exporters, ingest, outage, longOutage),
   };
   mkdirSync(outDir, { recursive: true });
   const stem = join(outDir, started.toISOString().slice(0, 10));
-  const docs = !config.quick && !values['no-docs'] && values.out === undefined && only.size === 5;
+  const everyDefault = [1, 2, 3, 4, 5].every((n) => only.has(n));
+  const docs = !config.quick && !values['no-docs'] && values.out === undefined && everyDefault;
   const markdown = writeResults(results, stem, docs);
   process.stdout.write(`\n${markdown}\nwritten: ${stem}.{md,json,svg}\n`);
 }
