@@ -126,6 +126,8 @@ async function finish(): Promise<void> {
   try {
     const flushStart = performance.now();
     await provider.forceFlush();
+    // The provider hands its queue over; the exporter's flush waits for the backlog to drain.
+    await exporter.forceFlush();
     const flushMillis = performance.now() - flushStart;
     const stats = exporter.getStats();
     const result: OutageAppResult = {

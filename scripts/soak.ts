@@ -163,6 +163,7 @@ async function main() {
   while (Date.now() - calibrationStart < calibrateMillis) {
     emit(5_000);
     await provider.forceFlush();
+    await exporter.forceFlush();
   }
   const capacity = emitted / ((Date.now() - calibrationStart) / 1000);
   const rate = values.rate ? Number(values.rate) : Math.round(capacity / 2);

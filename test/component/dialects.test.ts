@@ -45,6 +45,8 @@ async function logThroughDefaults(url: string) {
     }
   }
   await Promise.all(providers.map((provider) => provider.forceFlush()));
+  // The providers' flush hands their queues to the exporter; the exporter's waits for delivery.
+  await exporter.forceFlush();
   const stats = exporter.getStats();
   await exporter.shutdown();
   return stats;

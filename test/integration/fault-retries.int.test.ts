@@ -44,6 +44,7 @@ describe.skipIf(!receiverImage)('retries through faults injected in the containe
     const sent = Array.from({ length: 250 }, (_, i) => `payment ${i}`);
     for (const message of sent) logger.emit({ body: message, severityNumber: 9 });
     await provider.forceFlush();
+    await exporter.forceFlush();
     const stats = exporter.getStats();
     await provider.shutdown();
 
