@@ -29,14 +29,20 @@ export interface DropOrder {
   emittedAtOutage: number;
   /** The first missing ranges, in record order (at most 10 listed). */
   missing: RecordRange[];
+  /**
+   * A batch stored from inside the dropped range: the backlog never drops the batch it is
+   * sending, so when the receiver comes back, exports queued while that first request is in
+   * flight drop the batches behind it instead. At most one batch, always the outage's last.
+   */
+  keptInFlight?: RecordRange;
   missingRanges: number;
   missingRecords: number;
   duplicates: number;
   foreign: number;
   /**
    * The records missing are one range that begins at or after `storedBeforeOutage`, as long
-   * as the exporter's drops; every record after it is stored, but for as many as the
-   * processor's queue dropped; no record is stored twice.
+   * as the exporter's drops (but for `keptInFlight`); every record after it is stored, but
+   * for as many as the processor's queue dropped; no record is stored twice.
    */
   oldestFirst: boolean;
   /** Why `oldestFirst` is false. */
@@ -99,10 +105,24 @@ export function dropOrder(input: {
   emittedAtOutage: number;
   droppedByExporter: number;
   droppedByQueue: number;
+  /** Records per export (the processor's `maxExportBatchSize`): the most one batch holds. */
+  batchRecords: number;
 }): DropOrder {
   const { numbers, storedBeforeOutage, droppedByExporter, droppedByQueue } = input;
   const ranges = missingRanges(numbers.stored);
-  const [oldest, ...rest] = ranges;
+  let [oldest, ...rest] = ranges;
+  let keptInFlight: RecordRange | undefined;
+  const [next] = rest;
+  if (
+    oldest &&
+    next &&
+    next.first - oldest.last - 1 <= input.batchRecords &&
+    length(oldest) + length(next) === droppedByExporter
+  ) {
+    keptInFlight = { first: oldest.last + 1, last: next.first - 1 };
+    oldest = { first: oldest.first, last: next.last };
+    rest = rest.slice(1);
+  }
   const afterOldest = rest.reduce((sum, range) => sum + length(range), 0);
   let failure: string | undefined;
   if (numbers.duplicates > 0 || numbers.foreign > 0) {
@@ -111,7 +131,7 @@ export function dropOrder(input: {
     failure = 'the exporter dropped nothing: the outage did not outgrow the backlog';
   } else if (!oldest || oldest.first < storedBeforeOutage) {
     failure = `record #${oldest?.first} is missing, though stored before the outage`;
-  } else if (length(oldest) !== droppedByExporter) {
+  } else if (length(oldest) - (keptInFlight ? length(keptInFlight) : 0) !== droppedByExporter) {
     failure = `the first missing range holds ${length(oldest)} records, the exporter dropped ${droppedByExporter}`;
   } else if (afterOldest !== droppedByQueue) {
     failure = `${afterOldest} records missing after #${oldest.last}, the processor's queue dropped ${droppedByQueue}`;
@@ -120,6 +140,7 @@ export function dropOrder(input: {
     storedBeforeOutage,
     emittedAtOutage: input.emittedAtOutage,
     missing: ranges.slice(0, 10),
+    ...(keptInFlight ? { keptInFlight } : {}),
     missingRanges: ranges.length,
     missingRecords: ranges.reduce((sum, range) => sum + length(range), 0),
     duplicates: numbers.duplicates,

@@ -188,7 +188,11 @@ function longOutageTable(o: OutageResult): string[] {
       `Records missing from the receiver's database: ${d.missingRecords} in ${d.missingRanges} ` +
         `range${d.missingRanges === 1 ? '' : 's'}${ranges ? ` (${ranges}${d.missingRanges > d.missing.length ? ', …' : ''})` : ''}; ` +
         `stored before the outage: #0–#${d.storedBeforeOutage - 1}; emitted when it began: ${d.emittedAtOutage}; ` +
-        `stored twice: ${d.duplicates}. Oldest dropped first: ${d.oldestFirst ? 'yes' : `NO (${d.failure})`}.`,
+        `stored twice: ${d.duplicates}.` +
+        (d.keptInFlight
+          ? ` Stored from inside the dropped range: #${d.keptInFlight.first}–#${d.keptInFlight.last}, the batch in flight when the receiver came back.`
+          : '') +
+        ` Oldest dropped first: ${d.oldestFirst ? 'yes' : `NO (${d.failure})`}.`,
       '',
     );
   }

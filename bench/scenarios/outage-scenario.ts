@@ -126,6 +126,8 @@ export async function runOutage(
           emittedAtOutage: result.emittedAtPhase.down ?? Number.NaN,
           droppedByExporter: exporterDrops,
           droppedByQueue,
+          // BatchLogRecordProcessor's default maxExportBatchSize, which the app keeps.
+          batchRecords: 512,
         })
       : undefined;
     const step = upMillis + downMillis + recoveryMillis > 120_000 ? 100 : 10;
