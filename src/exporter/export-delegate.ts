@@ -125,10 +125,13 @@ export function createExportDelegate(
   });
   // Batches an earlier process left in the spool go first, under their own Idempotency-Keys.
   const ready = spool
-    ? spool.recover().then((recovered) => {
-        for (const batch of recovered) backlog.restore(batch);
-        for (const target of backlog.targets()) loop.kick(target);
-      })
+    ? spool
+        .recover()
+        .then((recovered) => {
+          for (const batch of recovered) backlog.restore(batch);
+          for (const target of backlog.targets()) loop.kick(target);
+        })
+        .catch((error: unknown) => diag.error('spool', `spool recovery failed: ${String(error)}`))
     : Promise.resolve();
   const exporting = new Set<Promise<unknown>>();
   let isShutdown = false;
@@ -286,6 +289,8 @@ export function createExportDelegate(
       );
     },
     async forceFlush() {
+      // What an earlier process left in the spool is part of what there is to flush.
+      await ready;
       await settleExports();
       const emptied = await within(loop.idle(), config.flushTimeoutMillis);
       if (!emptied) {
@@ -298,6 +303,7 @@ export function createExportDelegate(
     async shutdown() {
       if (isShutdown) return;
       isShutdown = true;
+      await ready;
       await settleExports();
       await within(loop.idle(), config.shutdownTimeoutMillis);
       // An attempt in flight at the deadline may finish (it has its own timeoutMillis).
