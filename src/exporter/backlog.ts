@@ -101,12 +101,15 @@ export function createBacklog(options: BacklogOptions): Backlog {
     if (remove(batch)) options.onDrop(batch, reason);
   };
 
-  /** The oldest batch over all targets that is not being sent, if any. */
+  /**
+   * The oldest batch over all targets that holds memory and is not being sent, if any: one
+   * whose body is only on disk costs no memory, so dropping it would not make room.
+   */
   const oldest = (exclude?: QueuedBatch): QueuedBatch | undefined => {
     let found: QueuedBatch | undefined;
     for (const queue of queues.values()) {
       for (const batch of queue) {
-        if (inFlight.has(batch) || batch === exclude) continue;
+        if (inFlight.has(batch) || batch === exclude || batch.body === undefined) continue;
         if (!found || batch.enqueuedAt < found.enqueuedAt) found = batch;
         break;
       }
@@ -155,7 +158,11 @@ export function createBacklog(options: BacklogOptions): Backlog {
           spooled.add(batch.id);
           for (const id of written.evicted) {
             const evicted = findById(id);
-            if (evicted) drop(evicted, 'backlog_full');
+            if (!evicted) continue;
+            spooled.delete(id);
+            // A batch being sent has its body in memory: it goes on, only no longer on disk.
+            // Dropping it would count as lost a batch the service may be storing right now.
+            if (!inFlight.has(evicted)) drop(evicted, 'backlog_full');
           }
         }
       }

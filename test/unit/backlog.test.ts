@@ -140,3 +140,48 @@ describe('backlog', () => {
     expect(spool.removed).toEqual([whole.id]);
   });
 });
+
+describe('backlog with a spool that fails', () => {
+  it('makes room by dropping batches held in memory, not those whose body is only on disk', () => {
+    const spool = memorySpool();
+    let failing = false;
+    const flaky: Spool = {
+      ...spool,
+      append: (b) => (failing ? { ok: false, error: new Error('ENOSPC') } : spool.append(b)),
+    };
+    const { backlog, dropped } = backlogWith(100, flaky);
+    const onDisk = [batch('a', 60, 1), batch('a', 60, 2)];
+    for (const b of onDisk) backlog.add(b);
+    expect(onDisk[1]?.body).toBeUndefined();
+    failing = true;
+    const memoryOnly = [batch('b', 60, 3), batch('b', 60, 4)];
+    for (const b of memoryOnly) backlog.add(b);
+    // The paged-out batch stays (it costs no memory); the head and the older memory-only go.
+    expect(dropped.map(([id]) => id)).not.toContain(onDisk[1]?.id);
+    expect(backlog.bytes()).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('backlog and spool evictions', () => {
+  it('a batch the spool evicts while it is being sent is not counted as dropped', () => {
+    const spool = memorySpool();
+    const evictions: string[][] = [];
+    const evicting: Spool = {
+      ...spool,
+      append: (b) => {
+        spool.append(b);
+        return { ok: true, bytes: 10, evicted: evictions.shift() ?? [] };
+      },
+    };
+    const { backlog, dropped } = backlogWith(1000, evicting);
+    const sending = batch('a', 10, 1);
+    const waiting = batch('b', 10, 2);
+    backlog.add(sending);
+    backlog.add(waiting);
+    backlog.hold(sending);
+    evictions.push([sending.id, waiting.id]);
+    backlog.add(batch('c', 10, 3));
+    expect(dropped).toEqual([[waiting.id, 'backlog_full']]);
+    expect(backlog.head('a')).toBe(sending);
+  });
+});
