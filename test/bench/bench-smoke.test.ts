@@ -12,16 +12,33 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const LOCAL_NODE = join(ROOT, 'node_modules', '.bin', 'node');
 const NODE = existsSync(LOCAL_NODE) ? LOCAL_NODE : process.execPath;
 
+async function quickBench(args: string[]): Promise<{ out: string; stem: string }> {
+  const out = mkdtempSync(join(tmpdir(), 'reslog-bench-smoke-'));
+  await run(NODE, ['bench/run.ts', '--quick', ...args, '--out', out], {
+    cwd: ROOT,
+    timeout: 150_000,
+    killSignal: 'SIGINT',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const json = readdirSync(out).find((file) => file.endsWith('.json'));
+  if (!json) throw new Error(`no result JSON in ${out}`);
+  return { out, stem: join(out, json.replace(/\.json$/, '')) };
+}
+
 /**
  * `npm run bench -- --quick` must keep working: every scenario runs end to end at smoke
  * sizes and writes sane results with exact record counts. Speed is never asserted here: the
  * machine may be busy. Runs `node bench/run.ts` directly rather than `npm run bench`, whose
- * clean build would delete dist/ under other test files running in parallel.
+ * clean build would delete dist/ under other test files running in parallel. Scenario 6
+ * (opt-in; ≈ 20 s at smoke sizes, mostly idle) runs as its own `--only 6` alongside the
+ * default scenarios, so it adds no wall time.
  */
 describe('npm run bench -- --quick', () => {
-  let out: string;
+  const outs: string[] = [];
   let results: BenchResults;
   let stem: string;
+  let long: BenchResults;
+  let longStem: string;
 
   beforeAll(async () => {
     if (
@@ -34,21 +51,16 @@ describe('npm run bench -- --quick', () => {
         { cwd: ROOT },
       );
     }
-    out = mkdtempSync(join(tmpdir(), 'reslog-bench-smoke-'));
-    await run(NODE, ['bench/run.ts', '--quick', '--out', out], {
-      cwd: ROOT,
-      timeout: 150_000,
-      killSignal: 'SIGINT',
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const json = readdirSync(out).find((file) => file.endsWith('.json'));
-    if (!json) throw new Error(`no result JSON in ${out}`);
-    stem = join(out, json.replace(/\.json$/, ''));
+    const [all, six] = await Promise.all([quickBench([]), quickBench(['--only', '6'])]);
+    outs.push(all.out, six.out);
+    stem = all.stem;
     results = JSON.parse(readFileSync(`${stem}.json`, 'utf8')) as BenchResults;
+    longStem = six.stem;
+    long = JSON.parse(readFileSync(`${longStem}.json`, 'utf8')) as BenchResults;
   }, 180_000);
 
   afterAll(() => {
-    if (out) rmSync(out, { recursive: true, force: true });
+    for (const out of outs) rmSync(out, { recursive: true, force: true });
   });
 
   it('writes the table, the JSON and the chart', () => {
@@ -116,6 +128,24 @@ describe('npm run bench -- --quick', () => {
     expect(o.stored + o.droppedByQueue + exporterDrops).toBe(o.emitted);
     expect(o.accountedFor).toBe(true);
     expect(Number.isFinite(o.rssGrowthMiB)).toBe(true);
+  });
+
+  it('drops the oldest records of a long outage first and accounts for all (scenario 6)', () => {
+    expect(results.longOutage).toBeNull();
+    const o = long.longOutage;
+    expect(o).toBeTruthy();
+    if (!o) return;
+    const exporterDrops = Object.values(o.droppedByExporter).reduce((a, b) => a + b, 0);
+    expect(o.droppedByExporter.backlog_full).toBeGreaterThan(0);
+    expect(o.stored + o.droppedByQueue + exporterDrops).toBe(o.emitted);
+    expect(o.accountedFor).toBe(true);
+    expect(o.dropOrder?.failure).toBeUndefined();
+    expect(o.dropOrder?.oldestFirst).toBe(true);
+    expect(o.dropOrder?.missingRecords).toBe(exporterDrops + o.droppedByQueue);
+    expect(readFileSync(`${longStem}.md`, 'utf8')).toContain('Scenario 6: long outage');
+    expect(long.targets.map((t) => t.name)).toContain(
+      'long outage: stored + drops = emitted; oldest first; RSS growth ≤ bound',
+    );
   });
 
   it('judges every target', () => {
