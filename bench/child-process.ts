@@ -56,7 +56,11 @@ export function forkBench(
     inbox.push(message as { type: string });
     for (const wake of waiters) wake();
   });
-  child.once('exit', () => {
+  // 'close', not 'exit': a large last message (scenario 6's 6 000 memory samples) may still
+  // be in the IPC pipe when the process has exited; 'close' comes after it was delivered.
+  let closed = false;
+  child.once('close', () => {
+    closed = true;
     for (const wake of waiters) wake();
   });
   return {
@@ -72,7 +76,7 @@ export function forkBench(
             if (message.type === 'error' && type !== 'error') {
               reject(new Error(`${file}: ${message.message}`));
             } else resolve(message as T);
-          } else if (child.exitCode !== null || child.signalCode !== null) {
+          } else if (closed) {
             done();
             reject(
               new Error(`${file} exited (${child.exitCode ?? child.signalCode}) before "${type}"`),

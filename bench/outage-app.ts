@@ -141,7 +141,8 @@ async function finish(): Promise<void> {
       flushMillis,
       emittedAtPhase,
     };
-    process.send?.(result);
+    // Disconnecting while the result is still being written would cut it off.
+    await new Promise<void>((resolve) => process.send?.(result, () => resolve()) ?? resolve());
     await provider.shutdown();
   } catch (error) {
     process.send?.({
