@@ -56,8 +56,8 @@ export function forkBench(
     inbox.push(message as { type: string });
     for (const wake of waiters) wake();
   });
-  // 'close', not 'exit': a large last message (scenario 6's 6 000 memory samples) may still
-  // be in the IPC pipe when the process has exited; 'close' comes after it was delivered.
+  // 'close', not 'exit': 'close' comes once the IPC channel is closed, after every message
+  // in it was delivered, so a large last message cannot be overtaken by the exit.
   let closed = false;
   child.once('close', () => {
     closed = true;

@@ -141,7 +141,8 @@ async function finish(): Promise<void> {
       flushMillis,
       emittedAtPhase,
     };
-    // Disconnecting while the result is still being written would cut it off.
+    // Disconnecting while the result is still being written cancels the write: scenario 6's
+    // result (6 000 memory samples, ≈ 1 MB) was lost that way.
     await new Promise<void>((resolve) => process.send?.(result, () => resolve()) ?? resolve());
     await provider.shutdown();
   } catch (error) {
