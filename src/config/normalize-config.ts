@@ -187,8 +187,7 @@ export function normalizeConfig(
       envValue(env, 'RESLOG_MAX_SPOOL_BYTES', intAtLeast(1024), secret) ??
       DEFAULTS.maxSpoolBytes,
     flushTimeoutMillis:
-      positiveInt('flushTimeoutMillis', options.flushTimeoutMillis) ??
-      DEFAULTS.flushTimeoutMillis,
+      positiveInt('flushTimeoutMillis', options.flushTimeoutMillis) ?? DEFAULTS.flushTimeoutMillis,
     shutdownTimeoutMillis:
       positiveInt('shutdownTimeoutMillis', options.shutdownTimeoutMillis) ??
       DEFAULTS.shutdownTimeoutMillis,
