@@ -47,8 +47,8 @@ export interface Backlog {
   settle(batch: QueuedBatch): void;
   /** Replaces the head of its target by `parts` (a 413 split), in order. */
   replace(batch: QueuedBatch, parts: readonly QueuedBatch[]): void;
-  /** The body changed (resent uncompressed): keeps the byte count right. */
-  resized(batch: QueuedBatch, before: number): void;
+  /** The body changed (read back from disk, or resent uncompressed): keeps the count right. */
+  resized(batch: QueuedBatch, previous: Buffer | undefined): void;
   /** Drops every batch left (with `reason`), e.g. at shutdown without a spool. */
   dropAll(reason: BacklogDropReason | 'shutdown', onDropped: (batch: QueuedBatch) => void): void;
   /** Lets go of every batch in memory without dropping it: they stay in the spool. */
@@ -73,7 +73,16 @@ export function createBacklog(options: BacklogOptions): Backlog {
   let bytesInMemory = 0;
   let count = 0;
 
-  const memoryOf = (batch: QueuedBatch) => batch.body?.length ?? 0;
+  /**
+   * The memory a body holds: its whole backing allocation when it starts one (a pooled body
+   * buffer is rounded up to 64 KiB steps, see body-buffers.ts), so that `maxBytes` bounds what
+   * the process really keeps, not only the bytes that will be sent.
+   */
+  const memoryOfBody = (body: Buffer | undefined) => {
+    if (!body) return 0;
+    return body.byteOffset === 0 ? Math.max(body.length, body.buffer.byteLength) : body.length;
+  };
+  const memoryOf = (batch: QueuedBatch) => memoryOfBody(batch.body);
 
   const queueOf = (target: string) => {
     let queue = queues.get(target);
@@ -124,7 +133,7 @@ export function createBacklog(options: BacklogOptions): Backlog {
       for (let i = queue.length - 1; i > 0 && bytesInMemory > options.maxBytes; i--) {
         const batch = queue[i] as QueuedBatch;
         if (batch.body && spooled.has(batch.id) && !inFlight.has(batch)) {
-          bytesInMemory -= batch.body.length;
+          bytesInMemory -= memoryOf(batch);
           batch.body = undefined;
         }
       }
@@ -217,8 +226,8 @@ export function createBacklog(options: BacklogOptions): Backlog {
       spool?.remove(batch.id);
       spooled.delete(batch.id);
     },
-    resized(batch, before) {
-      bytesInMemory += memoryOf(batch) - before;
+    resized(batch, previous) {
+      bytesInMemory += memoryOf(batch) - memoryOfBody(previous);
     },
     dropAll(reason, onDropped) {
       for (const queue of [...queues.values()]) {

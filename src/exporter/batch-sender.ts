@@ -38,8 +38,8 @@ export interface BatchSenderOptions {
   readonly secrets: readonly string[];
   /** Where plain bodies go back once the service read them (see BodyBuffers.release). */
   readonly bodies: BodyBuffers;
-  /** The batch's body changed size (it was resent uncompressed); `before` is the old size. */
-  readonly onResized: (batch: QueuedBatch, before: number) => void;
+  /** The batch's body was replaced (it was resent uncompressed); `previous` is the old one. */
+  readonly onResized: (batch: QueuedBatch, previous: Buffer | undefined) => void;
 }
 
 export type BatchSender = (batch: QueuedBatch) => Promise<SendResult>;
@@ -69,10 +69,10 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
     );
 
   const makePlain = async (batch: QueuedBatch) => {
-    const before = batch.body?.length ?? 0;
+    const previous = batch.body;
     batch.body = await plainBody(batch);
     batch.gzipped = false;
-    options.onResized(batch, before);
+    options.onResized(batch, previous);
   };
 
   return async (batch) => {

@@ -96,7 +96,7 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
           continue;
         }
         batch.body = body;
-        backlog.resized(batch, 0);
+        backlog.resized(batch, undefined);
       }
       backlog.hold(batch);
       const result = await options.limit(() => options.send(batch));

@@ -113,7 +113,7 @@ export function createExportDelegate(
       stats,
       secrets,
       bodies,
-      onResized: (batch, before) => backlog.resized(batch, before),
+      onResized: (batch, previous) => backlog.resized(batch, previous),
     }),
     limit: pLimit(config.maxConcurrency),
     breaker: createCircuitBreaker(),
