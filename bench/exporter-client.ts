@@ -39,6 +39,8 @@ export interface ClientConfig {
   batchSize: number;
   repetitions: number;
   sinkUrl: string;
+  /** reslog only: a disk spool directory (bench/spool-cost.ts measures what it costs). */
+  spoolDir?: string;
 }
 
 /** One timed pass. */
@@ -77,6 +79,7 @@ function createExporter(): LogRecordExporter {
       // is queued whole: 95 MB of uncompressed bodies, above the 64 MiB default. The bench
       // measures cost, not drops (docs/performance.md).
       maxBacklogBytes: 1024 * 1024 * 1024,
+      ...(config.spoolDir ? { spoolDir: config.spoolDir, maxSpoolBytes: 4 * 1024 ** 3 } : {}),
     });
   }
   return new OTLPLogExporter({
