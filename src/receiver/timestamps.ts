@@ -23,7 +23,7 @@ const PREFIX_LENGTH = 19;
 /**
  * The last prefix parsed and its seconds since the epoch, read as UTC before the zone offset:
  * records of one batch mostly fall into the same second, so most timestamps only need
- * their fraction and zone read (issue 7: the full parse was ≈ 8 % of the receiver's time).
+ * their fraction and zone read (the full parse was ≈ 8 % of the receiver's time, docs/performance.md).
  */
 let cachedPrefix = '';
 let cachedSeconds = 0;

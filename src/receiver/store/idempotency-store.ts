@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 
-/** How long an `Idempotency-Key` is remembered (DESIGN.md §2). */
+/** How long an `Idempotency-Key` is remembered (docs/protocol.md, "Request headers"). */
 export const IDEMPOTENCY_TTL_MILLIS = 24 * 60 * 60 * 1000;
 
 export interface IdempotencyRecord {

@@ -6,7 +6,7 @@ const WAL_CHECKPOINT_BYTES = 40 * 1024 * 1024;
 /**
  * Opens the SQLite database (`:memory:` or a file), sets the pragmas the receiver relies on
  * and migrates the schema. Files use WAL with `synchronous=FULL`, so a commit is on disk
- * before the 202 that acknowledges it (DESIGN.md §2: acknowledge only after commit).
+ * before the 202 that acknowledges it (docs/protocol.md, "Answers": acknowledge only after commit).
  */
 export function openDatabase(path: string): DatabaseSync {
   const db = new DatabaseSync(path);
@@ -17,14 +17,14 @@ export function openDatabase(path: string): DatabaseSync {
       // Only a new database takes this page size (an existing one keeps its own). 16 KiB
       // pages: 4 KiB ones cost ≈ 5 % less CPU when logs arrive in time order, but ≈ 25 %
       // more when they do not (backfills, replays, clocks apart), where each record's index
-      // entry lands on a different page and every such page is written at commit (issue 7).
+      // entry lands on a different page and every such page is written at commit (docs/performance.md, "Profile").
       db.exec(`PRAGMA page_size = ${16 * 1024}`);
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = FULL');
       // Checkpoints run inside the commit that crosses the threshold. With SQLite's default
       // (1000 pages) a busy receiver checkpointed every few requests, writing the same index
       // pages to the database again and again; ≈ 40 MiB of WAL copies each page once per
-      // checkpoint (issue 7). Durability is the WAL's fsync at each commit either way; the
+      // checkpoint (docs/performance.md). Durability is the WAL's fsync at each commit either way; the
       // size limit trims the file after a checkpoint reset it.
       const { page_size: pageSize } = db.prepare('PRAGMA page_size').get() as {
         page_size: number;
