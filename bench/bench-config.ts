@@ -1,6 +1,6 @@
 /**
- * How much each scenario does: the full run (~10 min on 2 cores for 1–5, 6 alone ~11 min) or
- * `--quick` (smoke, <60 s).
+ * How much each scenario does: the full run (~10 min on 2 cores for 1–5, 6 alone ~11 min, 7
+ * alone ~7 min) or `--quick` (smoke, <60 s; 7 alone ≈ 20 s).
  */
 export interface BenchConfig {
   quick: boolean;
@@ -35,6 +35,19 @@ export interface BenchConfig {
     /** The exporter's `maxBacklogBytes`, with compression off (bodies as plain JSON). */
     maxBacklogBytes: number;
   };
+  /** Scenario 7: a `node:http` service logging 10 records per request under open-loop load. */
+  service: {
+    /** Fresh sink + service + load generator per run; runs interleaved over variants and rates. */
+    runs: number;
+    warmupMillis: number;
+    durationMillis: number;
+    /** Request rates (10 records per request). */
+    requestsPerSecond: number[];
+    /** Most keep-alive connections the load generator opens. */
+    connections: number;
+    /** `monitorEventLoopDelay`'s sampling interval. */
+    eldResolutionMillis: number;
+  };
 }
 
 const MiB = 1024 * 1024;
@@ -62,6 +75,14 @@ export function benchConfig(quick: boolean): BenchConfig {
         downMillis: 10_000,
         recoveryMillis: 5000,
         maxBacklogBytes: MiB,
+      },
+      service: {
+        runs: 1,
+        warmupMillis: 200,
+        durationMillis: 500,
+        requestsPerSecond: [200, 2000],
+        connections: 32,
+        eldResolutionMillis: 1,
       },
     };
   }
@@ -91,6 +112,15 @@ export function benchConfig(quick: boolean): BenchConfig {
       downMillis: 600_000,
       recoveryMillis: 30_000,
       maxBacklogBytes: 16 * MiB,
+    },
+    // 6 variants × 2 rates × 3 runs of ≈ 11 s (process starts, 2 s warm-up, 8 s timed, flush).
+    service: {
+      runs: 3,
+      warmupMillis: 2000,
+      durationMillis: 8000,
+      requestsPerSecond: [200, 2000],
+      connections: 32,
+      eldResolutionMillis: 1,
     },
   };
 }

@@ -6,6 +6,8 @@
  *     one client process of scenarios 1–3 (records built, warm-up and timed passes)
  *   node bench/profile.ts receiver 100|1000
  *     the receiver CLI under scenario 4's closed-loop load (warm-up and timed phase)
+ *   node bench/profile.ts service reslog|otlp|noop|none auto|gzip|none|- [requests/s]
+ *     scenario 7's service under its open-loop load (default 2 000 requests/s), one run
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -15,6 +17,7 @@ import { forkBench, killAll } from './child-process.ts';
 import type { ClientConfig, ClientResult } from './exporter-client.ts';
 import type { LoadConfig, LoadResult } from './load-generator.ts';
 import { receiverFiles, startReceiver } from './receiver-process.ts';
+import { runServiceVariants, type ServiceVariant } from './scenarios/service-scenario.ts';
 
 interface ProfileNode {
   id: number;
@@ -101,8 +104,27 @@ async function profileReceiver(): Promise<string> {
   }
 }
 
+async function profileService(): Promise<string> {
+  const [, exporter = 'reslog', compression = 'auto', rate = '2000'] = args;
+  const variant: ServiceVariant = {
+    exporter: exporter as ServiceVariant['exporter'],
+    compression: compression === '-' ? null : (compression as ServiceVariant['compression']),
+  };
+  const [result] = await runServiceVariants(
+    { ...config.service, runs: 1, requestsPerSecond: [Number(rate)], appExecArgv: profileArgs },
+    [variant],
+    (line) => console.error(line),
+  );
+  return `service ${result?.id}: CPU ${result?.cpuMillisPer1k.median.toFixed(2)} ms / 1k records, p99 ${result?.p99Millis.median.toFixed(1)} ms`;
+}
+
 try {
-  const headline = args[0] === 'receiver' ? await profileReceiver() : await profileClient();
+  const headline =
+    args[0] === 'receiver'
+      ? await profileReceiver()
+      : args[0] === 'service'
+        ? await profileService()
+        : await profileClient();
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile in ${dir}`);
   const times = selfTimes(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile);

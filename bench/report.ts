@@ -1,8 +1,10 @@
 /** The results as a Markdown table, the targets verdict, and an SVG chart of reslog vs OTLP. */
+import type { BenchConfig } from './bench-config.ts';
 import type { BenchResults, Target } from './results-types.ts';
 import type { ExporterVariantResult } from './scenarios/exporter-scenarios.ts';
 import type { OutageResult } from './scenarios/outage-scenario.ts';
 import type { IngestVariantResult } from './scenarios/receiver-scenario.ts';
+import type { ServiceVariantResult } from './scenarios/service-scenario.ts';
 import { ratio, type Spread } from './summary.ts';
 
 function find<T extends { id: string }>(items: readonly T[], id: string): T | undefined {
@@ -41,6 +43,7 @@ export function evaluateTargets(
   ingest: readonly IngestVariantResult[],
   outage: BenchResults['outage'],
   longOutage: OutageResult | null = null,
+  service: readonly ServiceVariantResult[] | null = null,
 ): Target[] {
   const ex = (id: string) => find(exporters, id);
   const ing = (id: string) => find(ingest, id);
@@ -154,7 +157,135 @@ export function evaluateTargets(
       met: longOutage.accountedFor && oldestFirst && withinBound,
     });
   }
+  if (service && service.length > 0) targets.push(...serviceTargets(service));
   return targets;
+}
+
+/** Scenario 7's variants by name; `default` marks each exporter's out-of-the-box setup. */
+const SERVICE_NAMES: Record<string, string> = {
+  'none/-': 'no export (no SDK: the API no-op logger)',
+  'noop/-': 'SDK + no-op exporter',
+  'otlp/none': 'OTLP/JSON, no compression (default)',
+  'otlp/gzip': 'OTLP/JSON, gzip',
+  'reslog/auto': 'reslog, defaults (auto → gzip)',
+  'reslog/none': "reslog, compression 'none'",
+};
+
+/** The pairs scenario 7 compares: reslog's recommended setup vs OTLP's default, then equal compression. */
+const SERVICE_PAIRS = [
+  ['reslog default (gzip) ÷ OTLP default (none)', 'reslog/auto', 'otlp/none'],
+  ['gzip: reslog default ÷ OTLP gzip', 'reslog/auto', 'otlp/gzip'],
+  ['none: reslog none ÷ OTLP none', 'reslog/none', 'otlp/none'],
+] as const;
+
+function serviceCell(
+  service: readonly ServiceVariantResult[],
+  key: string,
+  requestsPerSecond: number,
+): ServiceVariantResult | undefined {
+  return find(service, `${key}/${requestsPerSecond}`);
+}
+
+function serviceRates(service: readonly ServiceVariantResult[]): number[] {
+  return [...new Set(service.map((v) => v.requestsPerSecond))];
+}
+
+const perSecond = (requestsPerSecond: number) =>
+  `${(requestsPerSecond * 10).toLocaleString('en-US')} records/s`;
+
+function serviceTargets(service: readonly ServiceVariantResult[]): Target[] {
+  const targets: Target[] = [];
+  const [, recommended, otlpDefault] = SERVICE_PAIRS[0];
+  for (const rate of serviceRates(service)) {
+    const a = serviceCell(service, recommended, rate);
+    const b = serviceCell(service, otlpDefault, rate);
+    const rows = [
+      [
+        'added CPU per record',
+        '≤ 0.5×',
+        ratio(a?.addedCpuMillisPer1k, b?.addedCpuMillisPer1k),
+        0.5,
+      ],
+      ['event-loop delay p99', '≤ 0.5×', ratio(a?.eldP99Millis, b?.eldP99Millis), 0.5],
+      ['request p99', '≤ 1×', ratio(a?.p99Millis, b?.p99Millis), 1],
+    ] as const;
+    for (const [what, goal, value, limit] of rows) {
+      targets.push({
+        name: `in a service, ${perSecond(rate)}: ${what} reslog default ÷ OTLP default`,
+        goal,
+        measured: times(value),
+        met: Number.isFinite(value) ? value <= limit : null,
+      });
+    }
+  }
+  const sending = service.filter((v) => v.delivered !== null);
+  targets.push({
+    name: 'in a service: records at the sink = emitted, every run that exports',
+    goal: 'yes',
+    measured: sending.every((v) => v.delivered)
+      ? 'yes'
+      : `no (${sending
+          .filter((v) => !v.delivered)
+          .map((v) => v.id)
+          .join(', ')})`,
+    met: sending.every((v) => v.delivered),
+  });
+  return targets;
+}
+
+function serviceTable(service: readonly ServiceVariantResult[], config: BenchConfig): string[] {
+  const s = config.service;
+  const lines = [
+    `### Scenario 7: in a service (\`node:http\`, 10 records per request through the SDK's defaults; ` +
+      `open-loop load from another process; ${s.runs} runs per row, each a fresh service: ` +
+      `${s.warmupMillis / 1000} s warm-up, ${s.durationMillis / 1000} s timed)`,
+    '',
+    "Latency is from each request's scheduled send time. CPU is the service's (every thread) over " +
+      'the timed window per 1 000 records emitted; "added" subtracts the no-export median at the ' +
+      `same rate. Event-loop delay: \`monitorEventLoopDelay\` (${s.eldResolutionMillis} ms resolution), ` +
+      'beyond the sampling interval. Generator lag: how late the load generator sent (p99), ' +
+      'a floor under every latency.',
+    '',
+    '| rate | variant | CPU ms / 1k records | added CPU ms / 1k records | request p50 ms | p99 ms | p99.9 ms | ELD p99 ms | ELD max ms | generator lag p99 ms | records at sink / emitted | wire bytes / record |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const v of service) {
+    const key = `${v.exporter}/${v.compression ?? '-'}`;
+    const isBase = v.exporter === 'none';
+    const handed = v.handedToExporter.reduce((a, b) => a + b, 0);
+    const emitted = v.emitted.reduce((a, b) => a + b, 0);
+    const sink = v.atSink.reduce((a, b) => a + b, 0);
+    const queueDrops = v.exporter === 'none' ? 0 : emitted - handed;
+    const delivered =
+      v.delivered === null
+        ? `– (${emitted} emitted)`
+        : `${sink} / ${emitted}${v.delivered ? '' : ` NO${queueDrops > 0 ? ` (${queueDrops} dropped by the processor's queue)` : ''}`}`;
+    lines.push(
+      `| ${perSecond(v.requestsPerSecond)} | ${SERVICE_NAMES[key] ?? key} | ${range(v.cpuMillisPer1k, 2)} | ` +
+        `${isBase ? '–' : range(v.addedCpuMillisPer1k, 2)} | ${range(v.p50Millis, 2)} | ${range(v.p99Millis, 1)} | ` +
+        `${range(v.p999Millis, 1)} | ${range(v.eldP99Millis, 2)} | ${range(v.eldMaxMillis, 1)} | ` +
+        `${range(v.sendLagP99Millis, 2)} | ${delivered}${v.failedRequests > 0 ? `; ${v.failedRequests} requests FAILED` : ''} | ` +
+        `${range(v.wireBytesPerRecord, 1)} |`,
+    );
+  }
+  lines.push(
+    '',
+    '| ratio | rate | added CPU per record | event-loop delay p99 | request p99 |',
+    '| --- | --- | --- | --- | --- |',
+  );
+  for (const rate of serviceRates(service)) {
+    for (const [label, reslogKey, otlpKey] of SERVICE_PAIRS) {
+      const a = serviceCell(service, reslogKey, rate);
+      const b = serviceCell(service, otlpKey, rate);
+      if (!a || !b) continue;
+      lines.push(
+        `| ${label} | ${perSecond(rate)} | ${times(ratio(a.addedCpuMillisPer1k, b.addedCpuMillisPer1k))} | ` +
+          `${times(ratio(a.eldP99Millis, b.eldP99Millis))} | ${times(ratio(a.p99Millis, b.p99Millis))} |`,
+      );
+    }
+  }
+  lines.push('');
+  return lines;
 }
 
 /** Scenario 6's bound on RSS growth: the backlog's bound, all of it bodies. */
@@ -303,6 +434,9 @@ export function markdownTable(results: BenchResults): string {
   }
 
   if (results.longOutage) lines.push(...longOutageTable(results.longOutage));
+  if (results.service && results.service.length > 0) {
+    lines.push(...serviceTable(results.service, config));
+  }
 
   lines.push('### Targets', '', '| target | goal | measured | met |', '| --- | --- | --- | --- |');
   for (const t of results.targets) {

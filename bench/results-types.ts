@@ -2,6 +2,7 @@ import type { BenchConfig } from './bench-config.ts';
 import type { ExporterVariantResult } from './scenarios/exporter-scenarios.ts';
 import type { OutageResult } from './scenarios/outage-scenario.ts';
 import type { IngestVariantResult } from './scenarios/receiver-scenario.ts';
+import type { ServiceVariantResult } from './scenarios/service-scenario.ts';
 
 export interface Machine {
   cpuModel: string;
@@ -34,5 +35,7 @@ export interface BenchResults {
   outage: OutageResult | null;
   /** Scenario 6 (opt-in); absent from results written before it existed. */
   longOutage?: OutageResult | null;
+  /** Scenario 7, in a service; absent from results written before it existed. */
+  service?: ServiceVariantResult[] | null;
   targets: Target[];
 }

@@ -5,6 +5,8 @@
  * (the smoke run the test suite uses) writes to bench/results/quick/ and leaves the docs alone.
  * Scenarios 1–5 run by default. Scenario 6, the long outage, runs only when asked for
  * (`--only 6`): it takes over 10 minutes (a 10-minute outage, then the drain), mostly idle.
+ * Scenario 7, in a service (`--only 7`), is opt-in too: ≈ 7 minutes of its own, which would
+ * take the default run from ≈ 7–8 to ≈ 15 minutes.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
@@ -20,6 +22,7 @@ import type { BenchResults, Machine } from './results-types.ts';
 import { type ExporterVariant, runExporterVariants } from './scenarios/exporter-scenarios.ts';
 import { runOutage } from './scenarios/outage-scenario.ts';
 import { type IngestVariant, runIngestVariants } from './scenarios/receiver-scenario.ts';
+import { runServiceVariants, SERVICE_VARIANTS } from './scenarios/service-scenario.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOCS = join(ROOT, 'docs', 'performance.md');
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
       results.ingest,
       results.outage,
       results.longOutage ?? null,
+      results.service ?? null,
     );
     const stem = values.render.replace(/\.json$/, '');
     process.stdout.write(writeResults(results, stem, !results.quick && !values['no-docs']));
@@ -156,6 +160,16 @@ async function main(): Promise<void> {
     longOutage = await runOutage({ ...o, compression: 'none', checkDropOrder: true }, log);
   }
 
+  let service: BenchResults['service'] = null;
+  if (only.has(7)) {
+    const s = config.service;
+    log(
+      `scenario 7: in a service (${s.requestsPerSecond.join(' and ')} requests/s × 10 records, ` +
+        `${s.runs} runs of ${s.warmupMillis / 1000} s warm-up + ${s.durationMillis / 1000} s timed)`,
+    );
+    service = await runServiceVariants(s, SERVICE_VARIANTS, log);
+  }
+
   const results: BenchResults = {
     schema: 1,
     startedAt: started.toISOString(),
@@ -167,7 +181,8 @@ async function main(): Promise<void> {
     ingest,
     outage,
     longOutage,
-    targets: evaluateTargets(exporters, ingest, outage, longOutage),
+    service,
+    targets: evaluateTargets(exporters, ingest, outage, longOutage, service),
   };
   mkdirSync(outDir, { recursive: true });
   const stem = join(outDir, started.toISOString().slice(0, 10));

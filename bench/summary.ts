@@ -27,7 +27,10 @@ export function spread(values: readonly number[]): Spread {
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = Float64Array.from(values).sort();
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  // The epsilon keeps a rank that is whole on paper whole in floating point: (99.9 / 100) ×
+  // 1000 is 999.0000000000001, whose ceiling would pick the maximum instead of the 999th.
+  const exact = (p / 100) * sorted.length;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(exact - 1e-9) - 1));
   return sorted[rank] as number;
 }
 
