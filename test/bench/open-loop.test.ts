@@ -5,14 +5,17 @@ import { type Clock, runOpenLoop, summarizeLatencies } from '../../bench/open-lo
  * A discrete-event clock: time moves only when every pending promise has settled, to the
  * earliest timer, so a run of seconds takes microseconds and its latencies are exact.
  */
-function simulation() {
+function simulation(options: { wakeEarlyMillis?: number } = {}) {
   let now = 0;
   const timers: Array<{ at: number; wake: () => void }> = [];
   const at = (time: number) =>
     new Promise<void>((wake) => {
       timers.push({ at: time, wake });
     });
-  const clock: Clock = { now: () => now, sleep: (millis) => at(now + millis) };
+  const clock: Clock = {
+    now: () => now,
+    sleep: (millis) => at(now + millis - (options.wakeEarlyMillis ?? 0)),
+  };
   async function drive<T>(run: Promise<T>): Promise<T> {
     let settled = false;
     void run.finally(() => {
@@ -81,6 +84,22 @@ describe('runOpenLoop', () => {
     expect(summarizeLatencies(latencies).p99).toBeGreaterThan(45);
     // The generator itself never fell behind: the latency is the server's.
     expect(Math.max(...run.sendLags)).toBe(0);
+  });
+
+  // libuv's timers run on a millisecond clock and may fire before performance.now() reaches
+  // the due time: such a request counts from when it really left, never less than its RTT.
+  it('times a request sent before its due time from its actual send', async () => {
+    const sim = simulation({ wakeEarlyMillis: 0.4 });
+    const run = await sim.drive(
+      runOpenLoop({
+        requestsPerSecond: 1000,
+        durationMillis: 20,
+        send: sim.server(0.25),
+        clock: sim.clock,
+      }),
+    );
+    expect([...new Set(run.latencies)]).toEqual([0.25]);
+    expect(Math.min(...run.sendLags)).toBeCloseTo(-0.4);
   });
 
   it('counts failed requests and still times them', async () => {
