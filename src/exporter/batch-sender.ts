@@ -90,8 +90,7 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
       await makePlain(batch);
       response = await attempt(batch);
       compression.plainAnswered(key, response.statusCode, Date.now());
-      if (compression.gzipFor(key, Date.now())) stats.encoding(key, true);
-      else stats.encoding(key, false);
+      stats.encoding(key, compression.gzipFor(key, Date.now()));
     }
     switch (response.status) {
       case 'success': {

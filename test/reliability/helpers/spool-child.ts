@@ -6,19 +6,7 @@
  * (before `remove()`), `removed <id>` (after it).
  */
 import { writeSync } from 'node:fs';
-import { registerHooks } from 'node:module';
-
-// The sources import each other as `.js` (NodeNext); without a build, load the `.ts` beside.
-registerHooks({
-  resolve(specifier, context, next) {
-    try {
-      return next(specifier, context);
-    } catch (error) {
-      if (!specifier.startsWith('.') || !specifier.endsWith('.js')) throw error;
-      return next(`${specifier.slice(0, -3)}.ts`, context);
-    }
-  },
-});
+import './load-sources.ts';
 
 const { createDiskSpool } = await import('../../../src/exporter/spool/disk-spool.js');
 const dir = process.argv[2] as string;

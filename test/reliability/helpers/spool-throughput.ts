@@ -5,20 +5,9 @@
  * every survivor back, in a temp directory that is removed afterwards.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { registerHooks } from 'node:module';
+import './load-sources.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-registerHooks({
-  resolve(specifier, context, next) {
-    try {
-      return next(specifier, context);
-    } catch (error) {
-      if (!specifier.startsWith('.') || !specifier.endsWith('.js')) throw error;
-      return next(`${specifier.slice(0, -3)}.ts`, context);
-    }
-  },
-});
 
 const { createDiskSpool } = await import('../../../src/exporter/spool/disk-spool.js');
 const bodyBytes = Number(process.argv[2] ?? 65_536);

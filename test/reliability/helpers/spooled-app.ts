@@ -13,21 +13,9 @@
  * Commands on stdin, one per line: `stats`, `finish` (flush, shut down, print stats, exit 0).
  */
 import { writeSync } from 'node:fs';
-import { registerHooks } from 'node:module';
+import './load-sources.ts';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-// The sources import each other as `.js` (NodeNext); without a build, load the `.ts` beside.
-registerHooks({
-  resolve(specifier, context, next) {
-    try {
-      return next(specifier, context);
-    } catch (error) {
-      if (!specifier.startsWith('.') || !specifier.endsWith('.js')) throw error;
-      return next(`${specifier.slice(0, -3)}.ts`, context);
-    }
-  },
-});
 
 export interface AppConfig {
   baseUrl: string;
