@@ -4,6 +4,7 @@ export type {
   DropEvent,
   ExporterStats,
   ResourceLogExporterOptions,
+  ResourceLogProcessorOptions,
   RouteRule,
   TargetStats,
 } from './config/options.js';
@@ -20,5 +21,6 @@ export {
   TimeoutError,
 } from './errors.js';
 export { ResourceLogExporter } from './exporter/resource-log-exporter.js';
+export { ResourceLogProcessor } from './exporter/resource-log-processor.js';
 export { ROUTING_ATTRIBUTES } from './exporter/resource-router.js';
 export { VERSION } from './version.js';

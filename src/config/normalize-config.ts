@@ -7,7 +7,7 @@ import type {
   AttributeValue,
   DropEvent,
   MinLevel,
-  ResourceLogExporterOptions,
+  ResourceLogProcessorOptions,
   RouteRule,
 } from './options.js';
 import { type Owner, teamOwner, userOwner } from './owner.js';
@@ -54,6 +54,10 @@ export interface NormalizedConfig {
   readonly shutdownTimeoutMillis: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly onDrop: ((event: DropEvent) => void) | undefined;
+  /** `ResourceLogProcessor` only: longest a record waits in its target's open batch. */
+  readonly scheduledDelayMillis: number;
+  /** `ResourceLogProcessor` only: most records in one batch. */
+  readonly maxExportBatchSize: number;
 }
 
 export const DEFAULTS = {
@@ -68,7 +72,12 @@ export const DEFAULTS = {
   maxSpoolBytes: 1024 * 1024 * 1024,
   flushTimeoutMillis: 30_000,
   shutdownTimeoutMillis: 10_000,
+  scheduledDelayMillis: 1000,
+  maxExportBatchSize: 2048,
 } as const;
+
+/** The receiver takes at most this many records per request (docs/protocol.md). */
+const MAX_RECORDS_PER_REQUEST = 10_000;
 
 /** Header names the exporter sets itself; `headers` may not replace them. */
 const RESERVED_HEADERS = new Set([
@@ -91,7 +100,7 @@ const MIN_LEVELS = ['debug', 'info', 'warning', 'error', 'alert', 'critical', 'n
  * through `diag` and is ignored.
  */
 export function normalizeConfig(
-  options: ResourceLogExporterOptions = {},
+  options: ResourceLogProcessorOptions = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): NormalizedConfig {
   // Read first so that a key pasted into the wrong variable is redacted from the warnings.
@@ -193,6 +202,15 @@ export function normalizeConfig(
       DEFAULTS.shutdownTimeoutMillis,
     headers: normalizeHeaders(options.headers),
     onDrop: optionalFunction('onDrop', options.onDrop),
+    scheduledDelayMillis:
+      positiveInt('scheduledDelayMillis', options.scheduledDelayMillis) ??
+      DEFAULTS.scheduledDelayMillis,
+    maxExportBatchSize:
+      atMost(
+        'maxExportBatchSize',
+        positiveInt('maxExportBatchSize', options.maxExportBatchSize),
+        MAX_RECORDS_PER_REQUEST,
+      ) ?? DEFAULTS.maxExportBatchSize,
   };
 }
 
@@ -419,6 +437,13 @@ function oneOf<T extends string>(
     throw new InvalidOptionError(name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);
   }
   return value as T;
+}
+
+function atMost(name: string, value: number | undefined, max: number): number | undefined {
+  if (value !== undefined && value > max) {
+    throw new InvalidOptionError(name, `an integer <= ${max}`, value);
+  }
+  return value;
 }
 
 function positiveInt(name: string, value: unknown, min = 1): number | undefined {

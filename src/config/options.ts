@@ -176,6 +176,28 @@ export interface ResourceLogExporterOptions {
   onDrop?: (event: DropEvent) => void;
 }
 
+/**
+ * Options of `ResourceLogProcessor`: every exporter option, plus when its open batches close.
+ * The processor serializes each record as it is emitted into its target's open batch; a batch
+ * closes when it holds `maxExportBatchSize` records, would exceed `maxBatchBytes`, or has been
+ * open `scheduledDelayMillis` (docs/exporter.md, "The processor").
+ */
+export interface ResourceLogProcessorOptions extends ResourceLogExporterOptions {
+  /**
+   * Longest a record waits in its target's open batch before the batch is queued for sending
+   * (`BatchLogRecordProcessor`'s option of the same name and default).
+   * @default 1000
+   */
+  scheduledDelayMillis?: number;
+  /**
+   * Most records in one batch (at most 10 000, what the receiver takes per request).
+   * `BatchLogRecordProcessor`'s default is 512; records in the processor are already
+   * serialized, so larger batches cost no memory beyond their bytes and save requests.
+   * @default 2048
+   */
+  maxExportBatchSize?: number;
+}
+
 /** Per-target counters in {@link ExporterStats}. */
 export interface TargetStats {
   exported: number;

@@ -28,36 +28,50 @@ export interface RecordGrouper {
 
 const MAX_PROFILES = 1024;
 
+/** Resource profiles, made once per distinct set of resource attributes. */
+export interface ResourceProfiles {
+  profileOf(resource: LogResource): ResourceProfile;
+}
+
 /**
- * Groups an export's records by target and resource. Decisions are cached by a fingerprint of
- * the resource attributes, so equal resources share one decision even as distinct objects;
- * within one export each resource object is fingerprinted once. A record with its own routing
- * attributes is routed on its own.
+ * Caches route decisions by a fingerprint of the resource attributes, so equal resources
+ * share one decision even as distinct objects (and a resource whose attributes changed gets a
+ * new one).
+ */
+export function createResourceProfiles(router: ResourceRouter): ResourceProfiles {
+  const profiles = new Map<string, ResourceProfile>();
+  return {
+    profileOf(resource) {
+      const attributes = resource.attributes;
+      const fingerprint = fingerprintOf(attributes);
+      let profile = profiles.get(fingerprint);
+      if (!profile) {
+        // Bounded: a process that mints endless distinct resources must not grow the cache forever.
+        if (profiles.size >= MAX_PROFILES) profiles.clear();
+        const decision = router.route(attributes);
+        profile = {
+          fingerprint,
+          decision,
+          resourceJson: encodeResourceAttributes(attributes),
+          groupKey: `${decisionKey(decision)}\n${fingerprint}`,
+        };
+        profiles.set(fingerprint, profile);
+      }
+      return profile;
+    },
+  };
+}
+
+/**
+ * Groups an export's records by target and resource (decisions from
+ * {@link createResourceProfiles}). A record with its own routing attributes is routed on its own.
  */
 export function createRecordGrouper(router: ResourceRouter): RecordGrouper {
-  const profiles = new Map<string, ResourceProfile>();
-
-  const profileOf = (resource: LogResource): ResourceProfile => {
-    const attributes = resource.attributes;
-    const fingerprint = fingerprintOf(attributes);
-    let profile = profiles.get(fingerprint);
-    if (!profile) {
-      // Bounded: a process that mints endless distinct resources must not grow the cache forever.
-      if (profiles.size >= MAX_PROFILES) profiles.clear();
-      const decision = router.route(attributes);
-      profile = {
-        fingerprint,
-        decision,
-        resourceJson: encodeResourceAttributes(attributes),
-        groupKey: `${decisionKey(decision)}\n${fingerprint}`,
-      };
-      profiles.set(fingerprint, profile);
-    }
-    return profile;
-  };
+  const { profileOf } = createResourceProfiles(router);
 
   return {
     group(records) {
+      // Within one export each resource object is fingerprinted once.
       const byResource = new Map<LogResource, ResourceProfile>();
       const groups = new Map<string, RecordGroup>();
       const groupFor = (key: string, decision: RouteDecision, profile: ResourceProfile) => {
@@ -100,7 +114,8 @@ export function createRecordGrouper(router: ResourceRouter): RecordGrouper {
   };
 }
 
-function decisionKey(decision: RouteDecision): string {
+/** A key equal for equal decisions. */
+export function decisionKey(decision: RouteDecision): string {
   switch (decision.kind) {
     case 'uuid':
       return `u:${ownerLabel(decision.owner)}/${decision.uuid}`;
