@@ -113,7 +113,7 @@ export function benchConfig(quick: boolean): BenchConfig {
       recoveryMillis: 30_000,
       maxBacklogBytes: 16 * MiB,
     },
-    // 6 variants × 2 rates × 3 runs of ≈ 11 s (process starts, 2 s warm-up, 8 s timed, flush).
+    // 8 variants × 2 rates × 3 runs of ≈ 11 s (process starts, 2 s warm-up, 8 s timed, flush).
     service: {
       runs: 3,
       warmupMillis: 2000,

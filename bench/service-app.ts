@@ -3,7 +3,8 @@
  * handler for `POST /orders/:id` parses the URL and the JSON body, prices the cart, answers
  * with JSON and emits 10 log records on the way, through the OpenTelemetry SDK
  * (`LoggerProvider` + `BatchLogRecordProcessor` with its defaults) and the exporter under test,
- * or through the API's no-op logger when no SDK is installed (`exporter: 'none'`).
+ * or through reslog's `ResourceLogProcessor` in place of both (`exporter: 'processor'`), or
+ * through the API's no-op logger when no SDK is installed (`exporter: 'none'`).
  *
  * IPC: sends `{type:'ready', url}`; `window-start` / `window-end` bracket the timed phase
  * (CPU from `process.cpuUsage()`, every thread; event-loop delay from
@@ -32,8 +33,11 @@ import {
 
 export interface ServiceAppConfig {
   sinkUrl: string;
-  /** `none`: no SDK at all (the API's no-op logger); `noop`: the SDK and an exporter that drops. */
-  exporter: 'none' | 'noop' | 'otlp' | 'reslog';
+  /**
+   * `none`: no SDK at all (the API's no-op logger); `noop`: the SDK and an exporter that drops;
+   * `processor`: reslog's `ResourceLogProcessor` instead of the batch processor and an exporter.
+   */
+  exporter: 'none' | 'noop' | 'otlp' | 'reslog' | 'processor';
   /** The exporter's `compression`; its default when absent. */
   compression?: 'auto' | 'gzip' | 'none';
   eldResolutionMillis: number;
@@ -84,22 +88,43 @@ async function createExporter(): Promise<LogRecordExporter | undefined> {
     });
   }
   const { ResourceLogExporter } = await loadReslog();
-  const exporter = new ResourceLogExporter({
-    baseUrl: config.sinkUrl,
-    apiKey: BENCH_API_KEY,
-    username: BENCH_USERNAME,
-    resource: BENCH_RESOURCE_UUID,
-    ...(config.compression === undefined ? {} : { compression: config.compression }),
-  });
+  const exporter = new ResourceLogExporter(reslogOptions);
   flushExporter = () => exporter.forceFlush();
   exporterDropped = () => ({ ...exporter.getStats().dropped });
   return exporter;
 }
 
-const inner = await createExporter();
+const reslogOptions = {
+  baseUrl: config.sinkUrl,
+  apiKey: BENCH_API_KEY,
+  username: BENCH_USERNAME,
+  resource: BENCH_RESOURCE_UUID,
+  ...(config.compression === undefined ? {} : { compression: config.compression }),
+} as const;
+
+const inner = config.exporter === 'processor' ? undefined : await createExporter();
 let provider: LoggerProvider | undefined;
 let logger: Logger;
-if (inner) {
+if (config.exporter === 'processor') {
+  const { ResourceLogProcessor } = await loadReslog();
+  const processor = new ResourceLogProcessor(reslogOptions);
+  flushExporter = () => processor.forceFlush();
+  exporterDropped = () => ({ ...processor.getStats().dropped });
+  provider = new LoggerProvider({
+    resource: resourceFromAttributes({ ...RESOURCE_ATTRIBUTES }),
+    processors: [
+      {
+        onEmit(record, context) {
+          handedToExporter++;
+          processor.onEmit(record, context);
+        },
+        forceFlush: () => processor.forceFlush(),
+        shutdown: () => processor.shutdown(),
+      },
+    ],
+  });
+  logger = provider.getLogger(SCOPE.name, SCOPE.version);
+} else if (inner) {
   const counting: LogRecordExporter = {
     export(records, callback) {
       handedToExporter += records.length;

@@ -21,7 +21,10 @@ export interface ServiceVariant {
   compression: 'auto' | 'gzip' | 'none' | null;
 }
 
-/** Baseline, SDK cost, then OTLP's default and gzip, reslog's default (auto: gzip) and none. */
+/**
+ * Baseline, SDK cost, then OTLP's default and gzip, reslog's exporter behind the batch
+ * processor (default auto: gzip, and none), and reslog's processor (the same two).
+ */
 export const SERVICE_VARIANTS: readonly ServiceVariant[] = [
   { exporter: 'none', compression: null },
   { exporter: 'noop', compression: null },
@@ -29,6 +32,8 @@ export const SERVICE_VARIANTS: readonly ServiceVariant[] = [
   { exporter: 'otlp', compression: 'gzip' },
   { exporter: 'reslog', compression: 'auto' },
   { exporter: 'reslog', compression: 'none' },
+  { exporter: 'processor', compression: 'auto' },
+  { exporter: 'processor', compression: 'none' },
 ];
 
 export interface ServiceVariantResult extends ServiceVariant {
@@ -151,7 +156,7 @@ export async function runServiceVariants(
     const cpu = spread(runs.map(cpuPer1k));
     const baseline = cells.find((c) => c.rate === rate && c.variant.exporter === 'none');
     const base = spread(baseline?.runs.map(cpuPer1k) ?? []).median;
-    const sends = variant.exporter === 'otlp' || variant.exporter === 'reslog';
+    const sends = variant.exporter !== 'none' && variant.exporter !== 'noop';
     return {
       ...variant,
       id: serviceId(variant, rate),

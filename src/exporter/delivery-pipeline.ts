@@ -143,8 +143,7 @@ export function createDeliveryPipeline(
     stats,
     drops,
     spool,
-    onRefused: (batch, statusCode, serverCode) =>
-      warnRefused(batch.target, statusCode, serverCode),
+    onRefused: (batch, statusCode, serverCode) => warnRefused(batch.target, statusCode, serverCode),
     onError: (error) => diag.error('delivery', `delivery stopped on an error: ${String(error)}`),
   });
   // Batches an earlier process left in the spool go first, under their own Idempotency-Keys.
