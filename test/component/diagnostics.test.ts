@@ -1,8 +1,8 @@
 import { type DiagLogger, DiagLogLevel, diag } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ResourceLogExporter } from '../../src/index.js';
 import { CHECKOUT } from '../helpers/component.js';
 import { type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
+import { PIPELINES } from '../helpers/pipelines.js';
 import { exportOnce, logRecord } from '../helpers/records.js';
 
 const API_KEY = 'alice-secret-key-0000000042';
@@ -29,29 +29,31 @@ afterEach(async () => {
   await server?.close();
 });
 
-describe('diagnostics', () => {
-  it('go through diag, one line per problem and target per interval, never with the API key', async () => {
-    const { lines, logger } = collectingLogger();
-    diag.setLogger(logger, { logLevel: DiagLogLevel.ALL, suppressOverrideMessage: true });
-    server = await startIngestServer(() => ({
-      status: 401,
-      body: { error: { code: 'unauthorized', message: `unknown key ${API_KEY}` } },
-    }));
-    const exporter = new ResourceLogExporter({
-      baseUrl: server.url,
-      apiKey: API_KEY,
-      username: 'alice',
-      resource: CHECKOUT,
-    });
-    for (let i = 0; i < 6; i++) await exportOnce(exporter, [logRecord()]);
-    await exporter.shutdown();
+describe.each(PIPELINES)('$name', ({ create }) => {
+  describe('diagnostics', () => {
+    it('go through diag, one line per problem and target per interval, never with the API key', async () => {
+      const { lines, logger } = collectingLogger();
+      diag.setLogger(logger, { logLevel: DiagLogLevel.ALL, suppressOverrideMessage: true });
+      server = await startIngestServer(() => ({
+        status: 401,
+        body: { error: { code: 'unauthorized', message: `unknown key ${API_KEY}` } },
+      }));
+      const exporter = create({
+        baseUrl: server.url,
+        apiKey: API_KEY,
+        username: 'alice',
+        resource: CHECKOUT,
+      });
+      for (let i = 0; i < 6; i++) await exportOnce(exporter, [logRecord()]);
+      await exporter.shutdown();
 
-    const about = lines.filter((l) => l.message.includes('reslog'));
-    expect(about).toHaveLength(1);
-    expect(about[0]).toMatchObject({ level: 'warn' });
-    expect(about[0]?.message).toMatch(
-      /dropped 1 record\(s\) for alice\/6f1d.*rejected.*401 unauthorized/,
-    );
-    expect(lines.map((l) => l.message).join('\n')).not.toContain(API_KEY);
+      const about = lines.filter((l) => l.message.includes('reslog'));
+      expect(about).toHaveLength(1);
+      expect(about[0]).toMatchObject({ level: 'warn' });
+      expect(about[0]?.message).toMatch(
+        /dropped 1 record\(s\) for alice\/6f1d.*rejected.*401 unauthorized/,
+      );
+      expect(lines.map((l) => l.message).join('\n')).not.toContain(API_KEY);
+    });
   });
 });
