@@ -110,16 +110,35 @@ export function createProcessorDelegate(
       added = slot.batch.append(json, now);
     }
     if (added === 'oversize') {
-      const outcome = pipeline.newOutcome();
-      const error = new ReslogError(
-        ErrorCodes.OVERSIZE,
-        `a record is larger than maxBatchBytes (${config.maxBatchBytes})`,
-      );
-      outcome.drop('oversize', 1, { error });
+      dropOversize(slot.decision);
       return;
     }
     if (slot.batch.count >= config.maxExportBatchSize) close(slot);
     else if (timer === undefined) arm();
+  }
+
+  /**
+   * Counts a record too large for any batch against its target, as the exporter does: known
+   * only after a key lookup, and a record with no target is dropped for that reason instead.
+   */
+  function dropOversize(decision: RouteDecision): void {
+    const outcome = pipeline.newOutcome();
+    const deadline = Date.now() + config.exportTimeoutMillis;
+    const done = pipeline
+      .targetFor(decision, 1, deadline, outcome)
+      .then((target) => {
+        if (target === undefined) return;
+        const error = new ReslogError(
+          ErrorCodes.OVERSIZE,
+          `a record is larger than maxBatchBytes (${config.maxBatchBytes})`,
+        );
+        outcome.drop('oversize', 1, { target: target.key, error });
+      })
+      .catch((error: unknown) =>
+        diag.error('delivery', `a drop was not counted: ${String(error)}`),
+      );
+    closing.add(done);
+    void done.finally(() => closing.delete(done));
   }
 
   function arm(): void {

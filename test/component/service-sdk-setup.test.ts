@@ -8,10 +8,11 @@ const API_KEY = 'bob-secret-key-0000000002';
 
 let server: IngestServer;
 let exporter: Pipeline | undefined;
-cleanUpAfterEach(() => ({ exporter, server }));
+// After-hooks run in reverse order of registration: the shutdown first, then the reset.
 afterEach(() => {
   exporter = undefined;
 });
+cleanUpAfterEach(() => ({ exporter, server }));
 
 const ALSHIVAL = [
   'ALSHIVAL_RESOURCE',
