@@ -1,7 +1,7 @@
 import { VERSION } from '../version.js';
 import type { ExportableLogRecord, HrTime } from './otel-types.js';
 import { toJsonSafe } from './safe-json.js';
-import { type SdkExtra, sdkExtra } from './sdk-extra.js';
+import { isPlainExtra, sdkExtra } from './sdk-extra.js';
 import { isSeverityNumber, levelOf } from './severity.js';
 import { createTimestampFormatter } from './timestamp.js';
 
@@ -73,9 +73,14 @@ export function createLogSerializer(): LogSerializer {
         lastLoggerJson = JSON.stringify(logger);
       }
       const severity = record.severityNumber;
-      const extra = sdkExtra(logger, record.attributes ?? {});
+      const attributes = record.attributes ?? {};
+      // The common case, plain attributes and nothing lifted, is written without building
+      // `extra` as an object: its six nulls are text.
+      const extra = isPlainExtra(attributes)
+        ? `{"logger":${lastLoggerJson},"module":null,"function":null,"line":null,"path":null,"extra":${JSON.stringify(attributes)},"stack_info":null,"exception":null}`
+        : JSON.stringify(sdkExtra(logger, attributes));
       // Always sent, as the SDKs do: a service may not default a missing level to info.
-      let json = `{"level":"${levelOf(severity, record.severityText)}","message":${JSON.stringify(message)},"logger":${lastLoggerJson},"ts":"${formatTime(record.hrTime)}","extra":${extraJson(extra, lastLoggerJson)}`;
+      let json = `{"level":"${levelOf(severity, record.severityText)}","message":${JSON.stringify(message)},"logger":${lastLoggerJson},"ts":"${formatTime(record.hrTime)}","extra":${extra}`;
       if (isSeverityNumber(severity)) json += `,"severity_number":${severity}`;
       const span = record.spanContext;
       if (
@@ -103,19 +108,4 @@ export function createLogSerializer(): LogSerializer {
       return `{"resource_id":"${resourceUuid}","sdk":"reslog","sdk_version":"${VERSION}","resource":${resourceJson},"logs":[`;
     },
   };
-}
-
-/** `extra` as JSON, keys in the SDK's order; the common case writes its six nulls as text. */
-function extraJson(extra: SdkExtra, loggerJson: string): string {
-  if (
-    extra.module === null &&
-    extra.function === null &&
-    extra.line === null &&
-    extra.path === null &&
-    extra.stack_info === null &&
-    extra.exception === null
-  ) {
-    return `{"logger":${loggerJson},"module":null,"function":null,"line":null,"path":null,"extra":${JSON.stringify(extra.extra)},"stack_info":null,"exception":null}`;
-  }
-  return JSON.stringify(extra);
 }

@@ -65,6 +65,24 @@ function isRoutingAttribute(key: string): boolean {
   return key.charCodeAt(0) === R && isSetAside(key);
 }
 
+/**
+ * True when `extra.extra` is the attributes object itself and every lifted field is `null`:
+ * no key is set aside and every value is a string, boolean, finite number or an array of
+ * those. The common case, which the serializer writes without building {@link SdkExtra}.
+ */
+export function isPlainExtra(attributes: Readonly<Record<string, unknown>>): boolean {
+  try {
+    for (const key in attributes) {
+      if (isSetAside(key)) return false;
+      const value = attributes[key];
+      if (!(isJsonPrimitive(value) || isPrimitiveArray(value))) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Builds `extra` from a record's attributes and its logger (instrumentation scope) name. */
 export function sdkExtra(logger: string, attributes: Readonly<Record<string, unknown>>): SdkExtra {
   let own: unknown = attributes;
