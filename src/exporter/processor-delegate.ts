@@ -8,12 +8,14 @@ import { createOpenBatch, type OpenBatch } from './open-batch.js';
 import type { ExportableLogRecord, LogResource } from './otel-types.js';
 import { createResourceProfiles, decisionKey, type ResourceProfile } from './record-grouper.js';
 import { createResourceRouter, hasRoutingOverride, type RouteDecision } from './resource-router.js';
-import { LEVEL_RANKS, levelOf } from './severity.js';
+import { highestRankOf, LEVEL_RANKS, levelOf } from './severity.js';
 
 /** Everything `ResourceLogProcessor` does, behind five calls. */
 export interface ProcessorDelegate {
   /** Takes one emitted record; never throws. */
   emit(record: ExportableLogRecord): void;
+  /** False when no record of this severity number can reach `minLevel`. */
+  enabled(severityNumber: number | undefined): boolean;
   /**
    * Closes every open batch and resolves once they are in the backlog (or dropped), without
    * waiting for delivery: what `export()` returning is to the exporter.
@@ -252,6 +254,9 @@ export function createProcessorDelegate(
       }
       if (record.resource.asyncAttributesPending || settling) settleThenAdd(record);
       else safeAdd(record);
+    },
+    enabled(severityNumber) {
+      return config.minLevelRank === 0 || highestRankOf(severityNumber) >= config.minLevelRank;
     },
     queueOpen,
     async forceFlush() {

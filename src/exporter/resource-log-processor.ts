@@ -30,6 +30,15 @@ export class ResourceLogProcessor {
   }
 
   /**
+   * Tells the SDK's `Logger.enabled()` (and `emit()`, which asks it first) that records whose
+   * severity number is below `minLevel` are not wanted, so the SDK does not build them. A
+   * record without a number may still qualify by its text: enabled.
+   */
+  enabled(options: { severityNumber?: number | undefined }): boolean {
+    return this.#delegate.enabled(options.severityNumber);
+  }
+
+  /**
    * Queues every open batch, then resolves once every backlog is empty (all batches
    * acknowledged or dropped), or when `flushTimeoutMillis` has passed with batches still queued
    * (told through `diag`). Never rejects.

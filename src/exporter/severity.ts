@@ -58,6 +58,20 @@ function isAlertText(text: string | undefined): boolean {
   return text !== undefined && text.length === 5 && text.toLowerCase() === 'alert';
 }
 
+/**
+ * The highest rank a record with this severity number can have whatever its text (17–24 may
+ * be `alert` by their text, see {@link levelOf}); `critical`'s when the number says nothing,
+ * since then the text decides.
+ */
+export function highestRankOf(severityNumber: number | undefined): number {
+  if (!isSeverityNumber(severityNumber)) return LEVEL_RANKS.critical;
+  if (severityNumber <= 8) return LEVEL_RANKS.debug;
+  if (severityNumber <= 12) return LEVEL_RANKS.info;
+  if (severityNumber <= 16) return LEVEL_RANKS.warning;
+  if (severityNumber <= 20) return LEVEL_RANKS.alert;
+  return LEVEL_RANKS.critical;
+}
+
 /** An OpenTelemetry severity number: an integer 1–24 (0 means unspecified). */
 export function isSeverityNumber(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 24;

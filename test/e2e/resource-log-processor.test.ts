@@ -156,7 +156,7 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
     );
   });
 
-  it('splits by maxBatchBytes, drops a record too large for any batch, and counts what it filtered', async () => {
+  it('splits by maxBatchBytes, drops a record too large for any batch, and filters below minLevel', async () => {
     server = await startIngestServer();
     const drops: string[] = [];
     processor = new ResourceLogProcessor({
@@ -173,7 +173,12 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
     for (let i = 0; i < 40; i++)
       logger.emit({ severityNumber: 9, body: `record ${i} ${'x'.repeat(200)}` });
     logger.emit({ severityNumber: 9, body: 'y'.repeat(5000) });
-    logger.emit({ severityNumber: 5, body: 'debug is below minLevel' });
+    // Below minLevel by its number: the SDK asks enabled() and never builds the record.
+    expect(logger.enabled({ severityNumber: 5 })).toBe(false);
+    expect(logger.enabled({ severityNumber: 17 })).toBe(true);
+    logger.emit({ severityNumber: 5, body: 'debug by number is not even built' });
+    // Below minLevel by its text only: built, then filtered (and counted) by the processor.
+    logger.emit({ severityText: 'DEBUG', body: 'debug by text is filtered' });
     await processor.forceFlush();
 
     const requests = server.ingests();
