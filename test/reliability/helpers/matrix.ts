@@ -8,6 +8,7 @@ import {
   ResourceLogExporter,
   type ResourceLogExporterOptions,
 } from '../../../src/index.js';
+import { type Pipeline, processorPipeline } from '../../helpers/pipelines.ts';
 import { type FaultProxy, type ProxyFault, startFaultProxy } from './fault-proxy.ts';
 import { type ReceiverProcess, startReceiverProcess } from './receiver-process.ts';
 
@@ -29,6 +30,8 @@ export const SEED = {
 /** What one row measured (one line of the matrix in docs/reliability.md). */
 export interface RowResult {
   row: string;
+  /** Front end the records went through (matrix rows; the app rows use the exporter). */
+  pipeline?: FrontEnd;
   fault: string;
   sent: number;
   acknowledged: number;
@@ -63,9 +66,18 @@ export interface RowContext {
   note(text: string): void;
 }
 
+/**
+ * How records reach the delivery pipeline: `ResourceLogExporter.export()` (as
+ * `BatchLogRecordProcessor` calls it) or `ResourceLogProcessor` (test/helpers/pipelines.ts).
+ */
+export type FrontEnd = 'exporter' | 'processor';
+
 export interface RowSpec {
+  /** Row name in the table; processor rows carry a `processor: ` prefix. */
   row: string;
   fault: string;
+  /** Front end fed by the row's "batch processors", with the same options. @default 'exporter' */
+  pipeline?: FrontEnd;
   records: number;
   /** Records per `export()` call (what a batch processor hands over). */
   exportSize: number;
@@ -103,14 +115,15 @@ export function matrixRecords(count: number, resources: number): ExportableLogRe
   }));
 }
 
-function exportOnce(exporter: ResourceLogExporter, batch: ExportableLogRecord[]) {
+function exportOnce(exporter: Pipeline, batch: ExportableLogRecord[]) {
   return new Promise<{ code: number }>((resolve) => exporter.export(batch, resolve));
 }
 
 /**
  * Runs one row of the fault matrix: a receiver CLI process with a file database (optionally
- * behind the fault proxy), a `ResourceLogExporter` in this process fed `records` records with
- * unique ids by two concurrent "batch processors", then counts what the database holds.
+ * behind the fault proxy), a `ResourceLogExporter` (or `ResourceLogProcessor`, per
+ * `spec.pipeline`) in this process fed `records` records with unique ids by two concurrent
+ * "batch processors", then counts what the database holds.
  */
 export async function runRow(spec: RowSpec): Promise<RowResult> {
   const dir = mkdtempSync(join(tmpdir(), 'reslog-reliability-'));
@@ -126,7 +139,7 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
   }
   let restarts = 0;
   let proxy: FaultProxy | undefined;
-  let exporter: ResourceLogExporter | undefined;
+  let exporter: Pipeline | undefined;
   let finished = false;
   const notes: string[] = [];
   const started = Date.now();
@@ -136,14 +149,16 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
     }
     // Behind a proxy the exporter keeps one URL while the receiver restarts on a new port.
     const baseUrl = proxy?.url ?? receiver.url;
-    exporter = new ResourceLogExporter({
+    const options: ResourceLogExporterOptions = {
       baseUrl,
       apiKey: API_KEY,
       username: OWNER,
       compression: 'gzip',
       flushTimeoutMillis: 600_000,
       ...spec.exporter,
-    });
+    };
+    exporter =
+      spec.pipeline === 'processor' ? processorPipeline(options) : new ResourceLogExporter(options);
     const live = exporter;
     const ctx: RowContext = {
       receiver: () => receiver,
@@ -221,6 +236,7 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
     }
     return {
       row: spec.row,
+      pipeline: spec.pipeline ?? 'exporter',
       fault: spec.fault,
       sent: spec.records,
       acknowledged: stats.exported,
