@@ -263,8 +263,8 @@ function serviceTable(service: readonly ServiceVariantResult[], config: BenchCon
       'beyond the sampling interval. Generator lag: how late the load generator sent (p99), ' +
       'a floor under every latency.',
     '',
-    '| rate | variant | CPU ms / 1k records | added CPU ms / 1k records | request p50 ms | p99 ms | p99.9 ms | ELD p99 ms | ELD max ms | generator lag p99 ms | records at sink / emitted | wire bytes / record |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| rate | variant | CPU ms / 1k records | of it main thread | added CPU ms / 1k records | request p50 ms | p99 ms | p99.9 ms | ELD p99 ms | ELD max ms | generator lag p99 ms | records at sink / emitted | wire bytes / record |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const v of service) {
     const key = `${v.exporter}/${v.compression ?? '-'}`;
@@ -279,6 +279,7 @@ function serviceTable(service: readonly ServiceVariantResult[], config: BenchCon
         : `${sink} / ${emitted}${v.delivered ? '' : ` NO${queueDrops > 0 ? ` (${queueDrops} dropped by the processor's queue)` : ''}`}`;
     lines.push(
       `| ${perSecond(v.requestsPerSecond)} | ${SERVICE_NAMES[key] ?? key} | ${range(v.cpuMillisPer1k, 2)} | ` +
+        `${v.mainThreadCpuMillisPer1k ? range(v.mainThreadCpuMillisPer1k, 2) : 'n/a'} | ` +
         `${isBase ? '–' : range(v.addedCpuMillisPer1k, 2)} | ${range(v.p50Millis, 2)} | ${range(v.p99Millis, 1)} | ` +
         `${range(v.p999Millis, 1)} | ${range(v.eldP99Millis, 2)} | ${range(v.eldMaxMillis, 1)} | ` +
         `${range(v.sendLagP99Millis, 2)} | ${delivered}${v.failedRequests > 0 ? `; ${v.failedRequests} requests FAILED` : ''} | ` +

@@ -47,6 +47,8 @@ export interface ServiceWindow {
   type: 'window';
   elapsedMillis: number;
   cpuMillis: number;
+  /** Of `cpuMillis`, the main thread's (`process.threadCpuUsage()`): the event loop's share. */
+  mainThreadCpuMillis: number;
   requests: number;
   records: number;
   /** Event-loop delay beyond the sampling interval, in milliseconds. */
@@ -241,7 +243,13 @@ eld.enable();
 /** The histogram holds the time between samples; the delay is what exceeds the interval. */
 const delayMillis = (nanos: number) => Math.max(0, nanos / 1e6 - config.eldResolutionMillis);
 
-let window = { at: 0, cpu: process.cpuUsage(), records: 0, requests: 0 };
+let window = {
+  at: 0,
+  cpu: process.cpuUsage(),
+  mainCpu: process.threadCpuUsage(),
+  records: 0,
+  requests: 0,
+};
 
 async function finish(): Promise<void> {
   server.close();
@@ -265,14 +273,22 @@ async function finish(): Promise<void> {
 process.on('message', (message: { type: string }) => {
   if (message.type === 'window-start') {
     eld.reset();
-    window = { at: performance.now(), cpu: process.cpuUsage(), records: emitted, requests };
+    window = {
+      at: performance.now(),
+      cpu: process.cpuUsage(),
+      mainCpu: process.threadCpuUsage(),
+      records: emitted,
+      requests,
+    };
     process.send?.({ type: 'window-started' });
   } else if (message.type === 'window-end') {
     const cpu = process.cpuUsage(window.cpu);
+    const mainCpu = process.threadCpuUsage(window.mainCpu);
     const result: ServiceWindow = {
       type: 'window',
       elapsedMillis: performance.now() - window.at,
       cpuMillis: (cpu.user + cpu.system) / 1000,
+      mainThreadCpuMillis: (mainCpu.user + mainCpu.system) / 1000,
       requests: requests - window.requests,
       records: emitted - window.records,
       eldMillis: {

@@ -45,6 +45,8 @@ export interface ServiceVariantResult extends ServiceVariant {
   cpuMillisPer1k: Spread;
   /** The median above minus the no-export baseline's at the same rate (its range likewise). */
   addedCpuMillisPer1k: Spread;
+  /** Of the CPU, the main thread's (the event loop's), per 1 000 records. */
+  mainThreadCpuMillisPer1k: Spread;
   p50Millis: Spread;
   p99Millis: Spread;
   p999Millis: Spread;
@@ -145,7 +147,8 @@ export async function runServiceVariants(
       const { window, timed } = run;
       log(
         `  ${serviceId(cell.variant, cell.rate)} run ${r + 1}/${config.runs}: ` +
-          `CPU ${((window.cpuMillis / window.records) * 1000).toFixed(2)} ms/1k records, ` +
+          `CPU ${((window.cpuMillis / window.records) * 1000).toFixed(2)} ms/1k records ` +
+          `(main thread ${((window.mainThreadCpuMillis / window.records) * 1000).toFixed(2)}), ` +
           `p99 ${timed.latencyMillis.p99.toFixed(2)} ms, ELD p99 ${window.eldMillis.p99.toFixed(2)} ms, ` +
           `sink ${run.sink.records}/${run.result.emitted}`,
       );
@@ -163,6 +166,9 @@ export async function runServiceVariants(
       requestsPerSecond: rate,
       recordsPerSecond: spread(runs.map((x) => (x.window.records / x.window.elapsedMillis) * 1000)),
       cpuMillisPer1k: cpu,
+      mainThreadCpuMillisPer1k: spread(
+        runs.map((x) => (x.window.mainThreadCpuMillis / x.window.records) * 1000),
+      ),
       addedCpuMillisPer1k: {
         median: cpu.median - base,
         min: cpu.min - base,

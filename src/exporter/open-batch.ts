@@ -16,13 +16,11 @@ export type AppendResult = 'added' | 'full' | 'oversize';
 export interface OpenBatch {
   /** Records in the batch. */
   readonly count: number;
-  /** When the first record of this batch arrived, epoch milliseconds (0 when empty). */
-  readonly openedAt: number;
   /**
    * Adds a serialized record: `full` when it would take the batch over `maxRecordsBytes` (close
    * the batch and append again), `oversize` when it cannot fit even an empty batch.
    */
-  append(record: string, now: number): AppendResult;
+  append(record: string): AppendResult;
   /**
    * The request body (`envelope`, the records, `]}`) in memory from `allocate`, with each
    * record's size; empties the batch for the next one.
@@ -40,7 +38,6 @@ export function createOpenBatch(maxRecordsBytes: number): OpenBatch {
   let buffer = Buffer.allocUnsafeSlow(Math.min(INITIAL_BYTES, maxRecordsBytes));
   let used = 0;
   let sizes: number[] = [];
-  let openedAt = 0;
 
   /** Room for at least `bytes` more (within the budget, which `append` checked), doubling. */
   const reserve = (bytes: number): void => {
@@ -56,13 +53,10 @@ export function createOpenBatch(maxRecordsBytes: number): OpenBatch {
     get count() {
       return sizes.length;
     },
-    get openedAt() {
-      return openedAt;
-    },
     get capacity() {
       return buffer.length;
     },
-    append(record, now) {
+    append(record) {
       const separator = sizes.length > 0 ? 1 : 0;
       // A UTF-8 character is at most 3 bytes per UTF-16 unit; measure only when that bound
       // does not already fit (a rare, large record).
@@ -77,7 +71,6 @@ export function createOpenBatch(maxRecordsBytes: number): OpenBatch {
       const written = buffer.write(record, used, 'utf8');
       used += written;
       sizes.push(written);
-      if (sizes.length === 1) openedAt = now;
       return 'added';
     },
     close(envelope, allocate) {
@@ -90,7 +83,6 @@ export function createOpenBatch(maxRecordsBytes: number): OpenBatch {
       const closed = { body, sizes };
       used = 0;
       sizes = [];
-      openedAt = 0;
       return closed;
     },
   };

@@ -105,11 +105,10 @@ export function createProcessorDelegate(
     }
     const slot = slotFor(record);
     const json = serializer.record(record);
-    const now = Date.now();
-    let added = slot.batch.append(json, now);
+    let added = slot.batch.append(json);
     if (added === 'full') {
       close(slot);
-      added = slot.batch.append(json, now);
+      added = slot.batch.append(json);
     }
     if (added === 'oversize') {
       dropOversize(slot.decision);
