@@ -12,6 +12,7 @@
  * `exporter.forceFlush()`: the provider's flush does not wait for reslog's backlog) and
  * answers with the records emitted and handed to the exporter.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type Logger, logs } from '@opentelemetry/api-logs';
@@ -49,6 +50,11 @@ export interface ServiceWindow {
   cpuMillis: number;
   /** Of `cpuMillis`, the main thread's (`process.threadCpuUsage()`): the event loop's share. */
   mainThreadCpuMillis: number;
+  /**
+   * CPU per kind of thread over the window, from /proc (Linux, 10 ms ticks): `MainThread`,
+   * `V8Worker` (GC, compilers), `libuv-worker` (zlib), … Empty where /proc is not there.
+   */
+  threadsCpuMillis: Record<string, number>;
   requests: number;
   records: number;
   /** Event-loop delay beyond the sampling interval, in milliseconds. */
@@ -243,7 +249,29 @@ eld.enable();
 /** The histogram holds the time between samples; the delay is what exceeds the interval. */
 const delayMillis = (nanos: number) => Math.max(0, nanos / 1e6 - config.eldResolutionMillis);
 
+/** CPU so far per thread name, in milliseconds (`utime` + `stime`, clock ticks of 10 ms). */
+function threadsCpu(): Record<string, number> {
+  const byName: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const ticks = Number(fields[11]) + Number(fields[12]);
+        byName[name] = (byName[name] ?? 0) + ticks * 10;
+      } catch {
+        // The thread ended between listing and reading.
+      }
+    }
+  } catch {
+    // Not Linux.
+  }
+  return byName;
+}
+
 let window = {
+  threads: threadsCpu(),
   at: 0,
   cpu: process.cpuUsage(),
   mainCpu: process.threadCpuUsage(),
@@ -274,6 +302,7 @@ process.on('message', (message: { type: string }) => {
   if (message.type === 'window-start') {
     eld.reset();
     window = {
+      threads: threadsCpu(),
       at: performance.now(),
       cpu: process.cpuUsage(),
       mainCpu: process.threadCpuUsage(),
@@ -289,6 +318,9 @@ process.on('message', (message: { type: string }) => {
       elapsedMillis: performance.now() - window.at,
       cpuMillis: (cpu.user + cpu.system) / 1000,
       mainThreadCpuMillis: (mainCpu.user + mainCpu.system) / 1000,
+      threadsCpuMillis: Object.fromEntries(
+        Object.entries(threadsCpu()).map(([name, ms]) => [name, ms - (window.threads[name] ?? 0)]),
+      ),
       requests: requests - window.requests,
       records: emitted - window.records,
       eldMillis: {

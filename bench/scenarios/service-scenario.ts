@@ -150,7 +150,11 @@ export async function runServiceVariants(
           `CPU ${((window.cpuMillis / window.records) * 1000).toFixed(2)} ms/1k records ` +
           `(main thread ${((window.mainThreadCpuMillis / window.records) * 1000).toFixed(2)}), ` +
           `p99 ${timed.latencyMillis.p99.toFixed(2)} ms, ELD p99 ${window.eldMillis.p99.toFixed(2)} ms, ` +
-          `sink ${run.sink.records}/${run.result.emitted}`,
+          `sink ${run.sink.records}/${run.result.emitted}; threads ms/1k: ` +
+          Object.entries(window.threadsCpuMillis)
+            .filter(([, ms]) => ms > 0)
+            .map(([name, ms]) => `${name} ${((ms / window.records) * 1000).toFixed(2)}`)
+            .join(', '),
       );
     }
   }
