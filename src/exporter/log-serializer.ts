@@ -36,7 +36,7 @@ function isHexId(id: unknown, length: number): id is string {
  * not know them ignores (docs/protocol.md, "Records"); absent ones are left out. Strings are
  * quoted by `JSON.stringify`; the fixed parts (the level names, the time, `extra`'s nulls)
  * need no quoting. Measured against one `JSON.stringify` of the whole record object: 0.45
- * against 1.05 µs per record of bench scenario 7 (docs/performance.md, "The processor"),
+ * against 1.05 µs per record of bench scenario 7 (docs/performance.md, scenario 7),
  * mostly `extra`'s eight keys, of which six are usually `null`. Values JSON cannot carry go
  * through {@link toJsonSafe}. A serializer keeps small caches (current second, current
  * scope), so use one per exporter.
