@@ -33,6 +33,8 @@ interface Slot {
   readonly batch: OpenBatch;
   /** The batches of this slot enter the backlog in order: each close waits for the last. */
   queued: Promise<void>;
+  /** Closed batches of this slot not yet in the backlog. */
+  queuing: number;
 }
 
 /**
@@ -89,7 +91,7 @@ export function createProcessorDelegate(
     let slot = slots.get(key);
     if (!slot) {
       const budget = config.maxBatchBytes - envelopeBytesOf(profile);
-      slot = { decision, profile, batch: createOpenBatch(budget), queued: Promise.resolve() };
+      slot = { decision, profile, batch: createOpenBatch(budget), queued: Promise.resolve(), queuing: 0 };
       slots.set(key, slot);
     }
     return slot;
@@ -187,6 +189,8 @@ export function createProcessorDelegate(
       diag.error('delivery', `a batch could not be queued: ${String(error)}`);
     });
     slot.queued = done;
+    slot.queuing++;
+    void done.finally(() => slot.queuing--);
     closing.add(done);
     void done.finally(() => closing.delete(done));
   }
@@ -198,7 +202,9 @@ export function createProcessorDelegate(
     }
     for (const [key, slot] of slots) {
       // An idle target gives its buffer back: the next record opens a new one.
-      if (slot.batch.count === 0) slots.delete(key);
+      // Not while a closed batch still waits (a key lookup, gzip): its successor must queue
+      // behind it, and only this slot's chain keeps that order.
+      if (slot.batch.count === 0 && slot.queuing === 0) slots.delete(key);
       else close(slot);
     }
   }
