@@ -3,7 +3,7 @@ import { LoggerProvider } from '@opentelemetry/sdk-logs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidOptionError, ResourceLogProcessor } from '../../src/index.js';
 import { BILLING, CHECKOUT } from '../helpers/component.js';
-import { type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
+import { accept, type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
 import { logRecord } from '../helpers/records.js';
 
 const KEY = 'test-key-000000000001';
@@ -72,7 +72,8 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
     // 300 records in batches of at most 64: 5 requests per resource.
     expect(server.ingests().every((r) => r.body.logs.length <= 64)).toBe(true);
     expect(server.ingests()).toHaveLength(10);
-    const first = server.ingests()[0]?.body;
+    // The two providers shut down concurrently: either resource's request may come first.
+    const first = server.ingests().find((r) => r.path.includes(CHECKOUT))?.body;
     expect(first.resource).toEqual({ 'service.name': 'checkout', 'host.name': 'web-1' });
     expect(first.logs[0]).toMatchObject({
       level: 'info',
@@ -98,6 +99,29 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
     expect(server.ingests()[0]?.body.logs.map((l: { message: string }) => l.message)).toEqual([
       'on its own',
     ]);
+  });
+
+  it('provider.forceFlush() resolves once the service has every record', async () => {
+    server = await startIngestServer((request, index) => ({
+      ...accept(request, index),
+      delayMillis: 50,
+    }));
+    processor = new ResourceLogProcessor({
+      baseUrl: server.url,
+      apiKey: KEY,
+      username: 'alice',
+      resource: CHECKOUT,
+      maxExportBatchSize: 10,
+    });
+    const provider = new LoggerProvider({ processors: [processor] });
+    const logger = provider.getLogger('app');
+    for (let i = 0; i < 35; i++) logger.emit({ body: `r${i}` });
+    await provider.forceFlush();
+
+    expect(
+      server.ingests().flatMap((r) => r.body.logs.map((l: { message: string }) => l.message)),
+    ).toEqual(Array.from({ length: 35 }, (_, i) => `r${i}`));
+    expect(processor.getStats()).toMatchObject({ exported: 35, backlog: { batches: 0 } });
   });
 
   it('serializes a record when it is emitted: later changes to it are not sent', async () => {
