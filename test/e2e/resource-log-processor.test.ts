@@ -1,7 +1,11 @@
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { LoggerProvider } from '@opentelemetry/sdk-logs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InvalidOptionError, ResourceLogProcessor } from '../../src/index.js';
+import {
+  InvalidOptionError,
+  ResourceLogProcessor,
+  type ResourceLogProcessorOptions,
+} from '../../src/index.js';
 import { BILLING, CHECKOUT } from '../helpers/component.js';
 import { accept, type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
 import { logRecord } from '../helpers/records.js';
@@ -21,6 +25,15 @@ function messagesByPath(server: IngestServer): Map<string, string[]> {
 describe('LoggerProvider + ResourceLogProcessor', () => {
   let server: IngestServer;
   let processor: ResourceLogProcessor | undefined;
+  /** A processor sending to the test server as alice, by default to CHECKOUT. */
+  const checkoutProcessor = (options: ResourceLogProcessorOptions = {}) =>
+    new ResourceLogProcessor({
+      baseUrl: server.url,
+      apiKey: KEY,
+      username: 'alice',
+      resource: CHECKOUT,
+      ...options,
+    });
   afterEach(async () => {
     await processor?.shutdown();
     await server?.close();
@@ -85,11 +98,7 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
 
   it('sends an open batch after scheduledDelayMillis, without a flush', async () => {
     server = await startIngestServer();
-    processor = new ResourceLogProcessor({
-      baseUrl: server.url,
-      apiKey: KEY,
-      username: 'alice',
-      resource: CHECKOUT,
+    processor = checkoutProcessor({
       scheduledDelayMillis: 50,
     });
     const provider = new LoggerProvider({ processors: [processor] });
@@ -106,11 +115,7 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
       ...accept(request, index),
       delayMillis: 50,
     }));
-    processor = new ResourceLogProcessor({
-      baseUrl: server.url,
-      apiKey: KEY,
-      username: 'alice',
-      resource: CHECKOUT,
+    processor = checkoutProcessor({
       maxExportBatchSize: 10,
     });
     const provider = new LoggerProvider({ processors: [processor] });
@@ -126,12 +131,7 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
 
   it('serializes a record when it is emitted: later changes to it are not sent', async () => {
     server = await startIngestServer();
-    processor = new ResourceLogProcessor({
-      baseUrl: server.url,
-      apiKey: KEY,
-      username: 'alice',
-      resource: CHECKOUT,
-    });
+    processor = checkoutProcessor();
     const attributes: Record<string, unknown> = { step: 1 };
     const record = { ...logRecord({ body: 'as emitted' }), attributes };
     processor.onEmit(record);
@@ -145,12 +145,8 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
 
   it('routes records of a resource by its async attributes once they settle', async () => {
     server = await startIngestServer();
-    processor = new ResourceLogProcessor({
-      baseUrl: server.url,
-      apiKey: KEY,
-      username: 'alice',
+    processor = checkoutProcessor({
       routes: [{ match: { 'deployment.environment': 'prod' }, resource: BILLING }],
-      resource: CHECKOUT,
     });
     let settle: (value: string) => void = () => {};
     const environment = new Promise<string>((resolve) => {
@@ -183,11 +179,7 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
   it('splits by maxBatchBytes, drops a record too large for any batch, and filters below minLevel', async () => {
     server = await startIngestServer();
     const drops: string[] = [];
-    processor = new ResourceLogProcessor({
-      baseUrl: server.url,
-      apiKey: KEY,
-      username: 'alice',
-      resource: CHECKOUT,
+    processor = checkoutProcessor({
       compression: 'none',
       maxBatchBytes: 4096,
       minLevel: 'info',
@@ -221,12 +213,7 @@ describe('LoggerProvider + ResourceLogProcessor', () => {
 
   it('drops records emitted after shutdown(), counted as shutdown', async () => {
     server = await startIngestServer();
-    processor = new ResourceLogProcessor({
-      baseUrl: server.url,
-      apiKey: KEY,
-      username: 'alice',
-      resource: CHECKOUT,
-    });
+    processor = checkoutProcessor();
     processor.onEmit(logRecord({ body: 'in time' }));
     await processor.shutdown();
     processor.onEmit(logRecord({ body: 'too late' }));
