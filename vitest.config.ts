@@ -1,4 +1,4 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const shared = {
   restoreMocks: true,
@@ -7,17 +7,29 @@ const shared = {
   hookTimeout: 120_000,
 };
 
+/** One project per test layer (docs/testing.md, "Test projects"); `npm test` runs them all. */
+function project(name: string, include: string[]): TestProjectInlineConfiguration {
+  return { test: { ...shared, name, include } };
+}
+
 export default defineConfig({
   test: {
     projects: [
-      {
-        test: {
-          ...shared,
-          name: 'unit',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/integration/**'],
-        },
-      },
+      // Pure modules, no sockets and no processes.
+      project('unit', ['test/unit/**/*.test.ts']),
+      // The exporter and the SDK's processors against real HTTP servers on port 0.
+      project('component', ['test/component/**/*.test.ts', 'test/e2e/**/*.test.ts']),
+      // The reference receiver through app.inject() and real sockets.
+      project('receiver', ['test/receiver/**/*.test.ts']),
+      // Processes killed and restarted, fault proxies, hostile input, fuzzing, secrets.
+      project('reliability', ['test/reliability/**/*.test.ts']),
+      // What a user copies or runs: examples, README snippets, older SDKs, the bench.
+      project('examples', [
+        'test/examples/**/*.test.ts',
+        'test/docs/**/*.test.ts',
+        'test/compat/**/*.test.ts',
+        'test/bench/**/*.test.ts',
+      ]),
       {
         // Against the receiver in a container (docs/testing.md). The global setup builds the
         // image once per run, or reports loudly that there is no Docker engine and the suite
