@@ -42,7 +42,10 @@ export function fromAnyValue(value: AnyValue | undefined): unknown {
     return Number.isSafeInteger(n) ? n : String(value.intValue);
   }
   if (value.doubleValue !== undefined) {
-    return typeof value.doubleValue === 'number' ? value.doubleValue : value.doubleValue;
+    // proto3 JSON may send a double as a string; "NaN" and "Infinity" stay strings (JSON
+    // numbers cannot hold them).
+    const double = value.doubleValue;
+    return typeof double === 'string' && Number.isFinite(Number(double)) ? Number(double) : double;
   }
   if (value.arrayValue !== undefined) {
     const values = value.arrayValue?.values;
