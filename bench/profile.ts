@@ -12,12 +12,15 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forkChild, killAll, killOnSignals } from '../test/harness/child-process.ts';
 import { benchConfig } from './bench-config.ts';
-import { forkBench, killAll } from './child-process.ts';
 import type { ClientConfig, ClientResult } from './exporter-client.ts';
 import type { LoadConfig, LoadResult } from './load-generator.ts';
 import { receiverFiles, startReceiver } from './receiver-process.ts';
 import { runServiceVariants, type ServiceVariant } from './scenarios/service-scenario.ts';
+
+// No child outlives an interrupted run.
+killOnSignals();
 
 interface ProfileNode {
   id: number;
@@ -51,7 +54,7 @@ function selfTimes(profile: CpuProfile): Array<[string, number]> {
 
 async function profileClient(): Promise<string> {
   const [exporter = 'reslog', compression = 'none', mode = 'exporter'] = args;
-  const sink = forkBench(new URL('./sink-server.ts', import.meta.url).pathname, {});
+  const sink = forkChild(new URL('./sink-server.ts', import.meta.url).pathname, {});
   const { url } = await sink.next<{ url: string }>('ready', 30_000);
   const clientConfig: ClientConfig = {
     mode: mode as ClientConfig['mode'],
@@ -62,7 +65,7 @@ async function profileClient(): Promise<string> {
     repetitions: config.repetitions,
     sinkUrl: url,
   };
-  const client = forkBench(
+  const client = forkChild(
     new URL('./exporter-client.ts', import.meta.url).pathname,
     clientConfig,
     {
@@ -93,7 +96,7 @@ async function profileReceiver(): Promise<string> {
       warmupMillis: config.receiver.warmupMillis,
       durationMillis: config.receiver.durationMillis,
     };
-    const load = forkBench(new URL('./load-generator.ts', import.meta.url).pathname, loadConfig);
+    const load = forkChild(new URL('./load-generator.ts', import.meta.url).pathname, loadConfig);
     const result = await load.next<LoadResult>('result', 120_000);
     await load.stop();
     return `receiver, ${batchRecords}-record batches: ${Math.round((result.acceptedRecords / result.elapsedMillis) * 1000)} records/s`;

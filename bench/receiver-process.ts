@@ -1,8 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnServer, stopProcess } from './child-process.ts';
+import { children } from '../test/harness/child-process.ts';
+import { type ReceiverProcess, startReceiverProcess } from '../test/harness/receiver-process.ts';
 import { receiverCli } from './package-under-test.ts';
 import { BENCH_RESOURCE_UUID, BENCH_SEED } from './records.ts';
 
@@ -29,37 +29,37 @@ export function receiverFiles(): ReceiverFiles {
 }
 
 /**
- * The receiver CLI on port 0 with a file database, logging off, and the per-key rate limit
- * raised far above what the bench sends (the default, 100 requests/s with a burst of 200,
- * would measure the limiter instead of ingest).
+ * The receiver CLI (of this run's dist/ snapshot, on this process's Node) on port 0 with a
+ * file database, logging off, and the per-key rate limit raised far above what the bench sends
+ * (the default, 100 requests/s with a burst of 200, would measure the limiter instead of
+ * ingest). Killed with the bench's other children.
  */
-export async function startReceiver(
+export function startReceiver(
   files: ReceiverFiles,
   nodeArgs: readonly string[] = [],
-): Promise<{ process: ChildProcess; url: string; stop(): Promise<void> }> {
-  const { process: child, url } = await spawnServer(
-    process.execPath,
+): Promise<ReceiverProcess> {
+  return startReceiverProcess(
     [
-      ...nodeArgs,
-      receiverCli(),
-      '--port',
-      '0',
       '--db',
       files.db,
       '--seed',
       files.seed,
       '--log-level',
       'silent',
-      '--admin-token',
-      ADMIN_TOKEN,
       '--rate-limit',
       '1000000',
       '--rate-burst',
       '1000000',
     ],
-    30_000,
+    {
+      adminToken: ADMIN_TOKEN,
+      nodeArgs,
+      node: process.execPath,
+      cli: receiverCli(),
+      readyTimeoutMillis: 30_000,
+      group: children,
+    },
   );
-  return { process: child, url, stop: () => stopProcess(child, 10_000) };
 }
 
 /** How many records the receiver has stored for the bench resource. */

@@ -13,8 +13,8 @@ import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { killAll, killOnSignals } from '../test/harness/child-process.ts';
 import { benchConfig } from './bench-config.ts';
-import { killAll } from './child-process.ts';
 import { formatJson } from './json-file.ts';
 import { snapshotDist } from './package-under-test.ts';
 import { evaluateTargets, markdownTable, svgChart } from './report.ts';
@@ -23,6 +23,9 @@ import { type ExporterVariant, runExporterVariants } from './scenarios/exporter-
 import { runOutage } from './scenarios/outage-scenario.ts';
 import { type IngestVariant, runIngestVariants } from './scenarios/receiver-scenario.ts';
 import { runServiceVariants, SERVICE_VARIANTS } from './scenarios/service-scenario.ts';
+
+// No child outlives an interrupted run.
+killOnSignals();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOCS = join(ROOT, 'docs', 'performance.md');

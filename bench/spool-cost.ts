@@ -9,10 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { forkBench, killAll } from './child-process.ts';
+import { forkChild, killAll, killOnSignals } from '../test/harness/child-process.ts';
 import type { ClientConfig, ClientResult } from './exporter-client.ts';
 import { snapshotDist } from './package-under-test.ts';
 import { spread } from './summary.ts';
+
+// No child outlives an interrupted run.
+killOnSignals();
 
 const SINK = new URL('./sink-server.ts', import.meta.url).pathname;
 const CLIENT = new URL('./exporter-client.ts', import.meta.url).pathname;
@@ -35,7 +38,7 @@ try {
     for (const variant of ['memory', 'spool'] as const) {
       const dir =
         variant === 'spool' ? mkdtempSync(join(tmpdir(), 'reslog-spool-cost-')) : undefined;
-      const sink = forkBench(SINK, {});
+      const sink = forkChild(SINK, {});
       try {
         const { url } = await sink.next<{ url: string }>('ready', 30_000);
         const config: ClientConfig = {
@@ -48,7 +51,7 @@ try {
           sinkUrl: url,
           ...(dir ? { spoolDir: dir } : {}),
         };
-        const client = forkBench(CLIENT, config);
+        const client = forkChild(CLIENT, config);
         try {
           const result = await client.next<ClientResult>('result', 300_000);
           for (const pass of result.passes) {

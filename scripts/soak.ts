@@ -29,7 +29,7 @@ import {
   killAllReceivers,
   type ReceiverProcess,
   startReceiverProcess,
-} from '../test/reliability/helpers/receiver-process.ts';
+} from '../test/harness/receiver-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -110,8 +110,7 @@ async function main() {
       '--rate-burst',
       '1000000',
     ],
-    ADMIN,
-    YOUNG_GENERATION,
+    { adminToken: ADMIN, nodeArgs: YOUNG_GENERATION },
   );
   const exporter = new ResourceLogExporter({
     baseUrl: receiver.url,

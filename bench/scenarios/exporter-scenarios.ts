@@ -3,8 +3,9 @@
  * fresh client process; runs are interleaved across variants (A B C A B C …) so that load
  * from elsewhere on the machine spreads over all of them instead of hitting one.
  */
+
+import { forkChild } from '../../test/harness/child-process.ts';
 import type { BenchConfig } from '../bench-config.ts';
-import { forkBench } from '../child-process.ts';
 import type { ClientConfig, ClientResult } from '../exporter-client.ts';
 import { type Spread, spread } from '../summary.ts';
 
@@ -49,7 +50,7 @@ export async function runExporterVariants(
   }));
   for (let p = 0; p < config.processes; p++) {
     for (const [index, variant] of variants.entries()) {
-      const sink = forkBench(SINK, {});
+      const sink = forkChild(SINK, {});
       try {
         const { url } = await sink.next<{ url: string }>('ready', 30_000);
         const clientConfig: ClientConfig = {
@@ -61,7 +62,7 @@ export async function runExporterVariants(
           repetitions: config.repetitions,
           sinkUrl: url,
         };
-        const client = forkBench(CLIENT, clientConfig);
+        const client = forkChild(CLIENT, clientConfig);
         try {
           const result = await client.next<ClientResult>('result', 300_000);
           const bucket = collected[index] as (typeof collected)[number];

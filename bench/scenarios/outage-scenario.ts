@@ -8,12 +8,12 @@
  * makes the outage outgrow a small backlog and then checks, in the receiver's database, that
  * the records lost are the oldest of the outage (`drop-order.ts`).
  */
-import { forkBench } from '../child-process.ts';
+import { forkChild } from '../../test/harness/child-process.ts';
+import { startTcpProxy } from '../../test/harness/tcp-proxy.ts';
 import { countStoredRows, type DropOrder, dropOrder, readStoredNumbers } from '../drop-order.ts';
 import type { OutageAppConfig, OutageAppResult } from '../outage-app.ts';
 import { receiverFiles, startReceiver, storedRecords } from '../receiver-process.ts';
 import { spread } from '../summary.ts';
-import { startTcpProxy } from '../tcp-proxy.ts';
 
 const APP = new URL('../outage-app.ts', import.meta.url).pathname;
 const MiB = 1024 * 1024;
@@ -79,7 +79,7 @@ export async function runOutage(
   // The young generation is capped at 16 MiB per semi-space, as in `npm run soak`: V8 grows it
   // with the allocation rate (up to 2 × 64 MiB on this machine), which is RSS growth that says
   // nothing about what the exporter holds (docs/performance.md, scenario 5).
-  const app = forkBench(
+  const app = forkChild(
     APP,
     { baseUrl: proxy.url, recordsPerSecond, ...settings } satisfies OutageAppConfig,
     { execArgv: ['--max-semi-space-size=16'] },

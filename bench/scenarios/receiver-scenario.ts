@@ -3,8 +3,9 @@
  * the receiver (file database, fresh per run) and, as the ceiling, to the no-op sink that
  * only parses the same JSON. Each run is a fresh server and a fresh load generator.
  */
+
+import { type ForkedChild, forkChild, processCpuMillis } from '../../test/harness/child-process.ts';
 import type { BenchConfig } from '../bench-config.ts';
-import { type BenchChild, forkBench, processCpuMillis } from '../child-process.ts';
 import type { LoadConfig, LoadResult } from '../load-generator.ts';
 import { receiverFiles, startReceiver, storedRecords } from '../receiver-process.ts';
 import { type Spread, spread } from '../summary.ts';
@@ -47,7 +48,7 @@ export async function runIngestVariants(
   for (let r = 0; r < config.receiver.runs; r++) {
     for (const [index, variant] of variants.entries()) {
       const files = receiverFiles();
-      let sink: BenchChild | undefined;
+      let sink: ForkedChild | undefined;
       let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
       try {
         let url: string;
@@ -57,7 +58,7 @@ export async function runIngestVariants(
           url = receiver.url;
           pid = receiver.process.pid;
         } else {
-          sink = forkBench(SINK, {});
+          sink = forkChild(SINK, {});
           url = (await sink.next<{ url: string }>('ready', 30_000)).url;
           pid = sink.process.pid;
         }
@@ -72,7 +73,7 @@ export async function runIngestVariants(
           durationMillis: config.receiver.durationMillis,
         };
         const cpuBefore = await processCpuMillis(pid);
-        const load = forkBench(LOAD, loadConfig);
+        const load = forkChild(LOAD, loadConfig);
         let result: LoadResult;
         try {
           result = await load.next<LoadResult>('result', 120_000);

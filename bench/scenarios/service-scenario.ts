@@ -5,8 +5,9 @@
  * generator; runs are interleaved across variants and rates. The service's CPU and
  * event-loop delay are taken over the timed window only, after a warm-up at the same rate.
  */
+
+import { type ForkedChild, forkChild } from '../../test/harness/child-process.ts';
 import type { BenchConfig } from '../bench-config.ts';
-import { type BenchChild, forkBench } from '../child-process.ts';
 import type { ServiceAppConfig, ServiceAppResult, ServiceWindow } from '../service-app.ts';
 import type { ServiceLoadConfig, ServiceLoadPhase } from '../service-load.ts';
 import { type Spread, spread } from '../summary.ts';
@@ -85,9 +86,9 @@ async function runOnce(
   variant: ServiceVariant,
   requestsPerSecond: number,
 ): Promise<Run> {
-  const children: BenchChild[] = [];
+  const children: ForkedChild[] = [];
   try {
-    const sink = forkBench(SINK, {});
+    const sink = forkChild(SINK, {});
     children.push(sink);
     const sinkUrl = (await sink.next<{ url: string }>('ready', 30_000)).url;
     const appConfig: ServiceAppConfig = {
@@ -96,7 +97,7 @@ async function runOnce(
       ...(variant.compression === null ? {} : { compression: variant.compression }),
       eldResolutionMillis: config.eldResolutionMillis,
     };
-    const app = forkBench(APP, appConfig, { execArgv: config.appExecArgv ?? [] });
+    const app = forkChild(APP, appConfig, { execArgv: config.appExecArgv ?? [] });
     children.push(app);
     const url = (await app.next<{ url: string }>('ready', 30_000)).url;
     const loadConfig: ServiceLoadConfig = {
@@ -104,7 +105,7 @@ async function runOnce(
       requestsPerSecond,
       connections: config.connections,
     };
-    const load = forkBench(LOAD, loadConfig);
+    const load = forkChild(LOAD, loadConfig);
     children.push(load);
     await load.next('ready', 30_000);
     const phaseTimeout = (millis: number) => millis + 60_000;

@@ -5,12 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BenchResults } from '../../bench/results-types.ts';
+// The bench is TypeScript run by Node's type stripping: the project's pinned Node 24.
+import { NODE, ROOT } from '../harness/paths.ts';
 
 const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..', '..');
-// The bench is TypeScript run by Node's type stripping: the project's pinned Node 24.
-const LOCAL_NODE = join(ROOT, 'node_modules', '.bin', 'node');
-const NODE = existsSync(LOCAL_NODE) ? LOCAL_NODE : process.execPath;
 
 async function quickBench(args: string[]): Promise<{ out: string; stem: string }> {
   const out = mkdtempSync(join(tmpdir(), 'reslog-bench-smoke-'));

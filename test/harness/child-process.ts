@@ -1,34 +1,56 @@
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 
 /**
- * Every process the bench starts, so that all of them are killed when the run ends, fails
- * or is interrupted: no server or load generator outlives `npm run bench`.
+ * Child processes started by a test, the bench or a script, so that all of them are killed
+ * when the run ends, fails or is interrupted: no server or load generator outlives it.
  */
-const children = new Set<ChildProcess>();
+export interface ProcessGroup {
+  add<T extends ChildProcess>(child: T): T;
+  /** SIGKILLs every child of the group still running. */
+  killAll(): void;
+}
 
+/** A group whose children are SIGKILLed at the latest when this process exits. */
+export function processGroup(): ProcessGroup {
+  const members = new Set<ChildProcess>();
+  const killAll = () => {
+    for (const child of members) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    members.clear();
+  };
+  process.once('exit', killAll);
+  return {
+    add(child) {
+      members.add(child);
+      child.once('exit', () => members.delete(child));
+      return child;
+    },
+    killAll,
+  };
+}
+
+/** The group of {@link forkChild}'s children unless another is given (the bench's). */
+export const children = processGroup();
+
+/** SIGKILLs every child in {@link children}. */
 export function killAll(): void {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.killAll();
+}
+
+/** For a command-line entry point: on SIGINT or SIGTERM, kill `group` and exit 130. */
+export function killOnSignals(group: ProcessGroup = children): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      group.killAll();
+      process.exit(130);
+    });
   }
-  children.clear();
 }
 
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
-
-function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-export interface BenchChild {
+export interface ForkedChild {
   readonly process: ChildProcess;
   /** Resolves with the next IPC message of `type`; rejects if the child dies first or times out. */
   next<T>(type: string, timeoutMillis: number): Promise<T>;
@@ -37,13 +59,16 @@ export interface BenchChild {
   stop(graceMillis?: number): Promise<void>;
 }
 
-/** Forks a bench TypeScript module (Node's type stripping) with IPC and `--expose-gc`. */
-export function forkBench(
+/**
+ * Forks a TypeScript module (Node's type stripping) with IPC and `--expose-gc`, `config` as
+ * JSON in its first argument. A message `{type: 'error', message}` rejects any `next()`.
+ */
+export function forkChild(
   file: string,
   config: object,
-  options: { execArgv?: string[]; env?: NodeJS.ProcessEnv } = {},
-): BenchChild {
-  const child = track(
+  options: { execArgv?: string[]; env?: NodeJS.ProcessEnv; group?: ProcessGroup } = {},
+): ForkedChild {
+  const child = (options.group ?? children).add(
     fork(file, [JSON.stringify(config)], {
       execArgv: ['--expose-gc', ...(options.execArgv ?? [])],
       env: options.env ?? process.env,
@@ -99,56 +124,27 @@ export function forkBench(
   };
 }
 
-export async function stopProcess(child: ChildProcess, graceMillis = 5000): Promise<void> {
+/**
+ * Sends `signal` (SIGTERM: let it drain), then SIGKILL after `graceMillis`; resolves once the
+ * process has exited. At once when it already has.
+ */
+export async function stopProcess(
+  child: ChildProcess,
+  graceMillis = 5000,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
-  child.kill('SIGTERM');
+  child.kill(signal);
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMillis);
   await exited;
   clearTimeout(timer);
-}
-
-/**
- * Starts a plain command (the receiver CLI) and resolves with the URL from its ready line
- * (`... listening on <url>` on stdout).
- */
-export async function spawnServer(
-  command: string,
-  args: string[],
-  timeoutMillis: number,
-): Promise<{ process: ChildProcess; url: string }> {
-  const child = track(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => fail(`no ready line within ${timeoutMillis} ms`), timeoutMillis);
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`${args[0]}: ${why}\n${stderr}`));
-    };
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /listening on (\S+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] as string);
-      }
-    });
-    child.once('exit', (code, signal) => fail(`exited (${code ?? signal}) before ready`));
-  });
-  child.stdout?.resume();
-  return { process: child, url };
 }
 
 /** User + system CPU milliseconds a process has used so far (Linux /proc), else NaN. */
 export async function processCpuMillis(pid: number | undefined): Promise<number> {
   if (pid === undefined) return Number.NaN;
   try {
-    const { readFile } = await import('node:fs/promises');
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // Fields 14 and 15 of stat (utime, stime), counted after the command name; clock ticks of 10 ms.

@@ -1,31 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { type ProcessGroup, processGroup, stopProcess } from './child-process.ts';
+import { NODE, RECEIVER_CLI, ROOT } from './paths.ts';
 
-export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const CLI = join(ROOT, 'dist/receiver/cli.js');
-/** Node 24 from the `node` devDependency (the machine's own node may be older). */
-const NODE = existsSync(join(ROOT, 'node_modules/.bin/node'))
-  ? join(ROOT, 'node_modules/.bin/node')
-  : process.execPath;
-
-/** Everything every receiver process printed, for the secrets check. */
+/** Everything every receiver process printed (stdout lines and stderr), for the secrets check. */
 export const printed: string[] = [];
 
-const children = new Set<ChildProcess>();
+const receivers = processGroup();
 
 /** SIGKILLs every receiver still running (afterAll, and on exit of the test process). */
 export function killAllReceivers(): void {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-  children.clear();
+  receivers.killAll();
 }
-process.once('exit', killAllReceivers);
 
 export interface ReceiverProcess {
+  readonly process: ChildProcess;
   readonly url: string;
   readonly port: number;
   readonly pid: number;
@@ -35,34 +25,52 @@ export interface ReceiverProcess {
   stop(): Promise<void>;
 }
 
+export interface ReceiverProcessOptions {
+  /** Sent as `RESLOG_ADMIN_TOKEN`, so it is never on a command line nor printed. */
+  adminToken: string;
+  /** Options for Node itself, before the script (e.g. V8 heap flags). */
+  nodeArgs?: readonly string[];
+  /** The Node binary. @default the `node` devDependency, else this process's */
+  node?: string;
+  /** The CLI script. @default dist/receiver/cli.js */
+  cli?: string;
+  /** @default 20_000 */
+  readyTimeoutMillis?: number;
+  /** The group that kills it when this process exits. @default the receivers' own */
+  group?: ProcessGroup;
+}
+
 /**
- * Starts the built CLI (`dist/receiver/cli.js`) on 127.0.0.1 port 0 and resolves once it prints
- * its ready line. The admin token comes through the environment so it is never printed.
+ * Starts the built receiver CLI on 127.0.0.1 port 0 with the CLI flags `args`, and resolves
+ * once it prints its ready line (`reslog-receiver listening on <url>`).
  */
 export async function startReceiverProcess(
   args: readonly string[],
-  adminToken: string,
-  /** Options for Node itself, before the script (e.g. V8 heap flags). */
-  nodeArgs: readonly string[] = [],
+  options: ReceiverProcessOptions,
 ): Promise<ReceiverProcess> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
-  const child = spawn(NODE, [...nodeArgs, CLI, '--host', '127.0.0.1', '--port', '0', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, RESLOG_ADMIN_TOKEN: adminToken },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      children.delete(child);
-      resolve();
-    }),
+  const cli = options.cli ?? RECEIVER_CLI;
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
+  const readyTimeoutMillis = options.readyTimeoutMillis ?? 20_000;
+  const child = (options.group ?? receivers).add(
+    spawn(
+      options.node ?? NODE,
+      [...(options.nodeArgs ?? []), cli, '--host', '127.0.0.1', '--port', '0', ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, RESLOG_ADMIN_TOKEN: options.adminToken },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (text: string) => printed.push(text));
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('receiver did not start in 20 s')), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`receiver did not start in ${readyTimeoutMillis} ms`));
+    }, readyTimeoutMillis);
     lines.on('line', (line) => {
       printed.push(line);
       const match = /^reslog-receiver listening on (http:\/\/\S+)$/.exec(line);
@@ -76,18 +84,12 @@ export async function startReceiverProcess(
       reject(new Error(`receiver exited before it was ready: ${printed.slice(-5).join('')}`));
     });
   });
-  const signal = async (name: NodeJS.Signals, graceMillis: number) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill(name);
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMillis);
-    await exited;
-    clearTimeout(timer);
-  };
   return {
+    process: child,
     url,
     port: Number(new URL(url).port),
     pid: child.pid ?? 0,
-    kill: () => signal('SIGKILL', 0),
-    stop: () => signal('SIGTERM', 10_000),
+    kill: () => stopProcess(child, 0, 'SIGKILL'),
+    stop: () => stopProcess(child, 10_000),
   };
 }

@@ -2,7 +2,8 @@ import { createServer, connect as netConnect, type Socket } from 'node:net';
 import { headLength, MessageSplitter } from './http-framing.ts';
 
 /**
- * What the proxy does to one request and its answer:
+ * What the proxy does to one request and its answer (only with `decide`, see
+ * {@link startTcpProxy}):
  * - `pass`: forwards both;
  * - `reset-before-reply`: drops the request (the receiver never sees it) and resets the client;
  * - `reset-after-reply`: forwards the request, lets the receiver answer (so it has committed),
@@ -17,25 +18,30 @@ export type ProxyFault =
   | { kind: 'delay-reply'; millis: number }
   | { kind: 'stall-mid-body' };
 
-export interface FaultProxy {
+export interface TcpProxy {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
   /** Where new connections go; `undefined` resets them at once (nothing listening). */
   setUpstream(port: number | undefined): void;
-  /** How many requests got each fault so far. */
+  /** How many requests got each fault so far (all 0 without `decide`: nothing is framed). */
   counts(): Record<ProxyFault['kind'], number>;
   close(): Promise<void>;
 }
 
 /**
- * A network-level fault proxy on 127.0.0.1, port 0, beside the receiver's own fault injection
- * (docs/reliability.md). It frames HTTP/1.1 messages on each keep-alive connection, so a fault
- * hits one request, and `decide(n)` (n = 0, 1, … over all requests) picks it.
+ * A TCP proxy on 127.0.0.1, port 0, in front of the receiver, so the receiver can go away and
+ * come back in a new process (on a new port 0) while the app keeps one base URL. With no
+ * upstream, connections are reset at once, as a host with nothing listening would.
+ *
+ * Without `decide` it passes bytes through untouched (the bench's outage). With `decide` it is
+ * a network-level fault proxy beside the receiver's own fault injection (docs/reliability.md):
+ * it frames HTTP/1.1 messages on each keep-alive connection, so a fault hits one request, and
+ * `decide(n)` (n = 0, 1, … over all requests) picks it.
  */
-export async function startFaultProxy(options: {
-  upstreamPort?: number;
-  decide: (requestIndex: number) => ProxyFault;
-}): Promise<FaultProxy> {
+export async function startTcpProxy(
+  options: { upstreamPort?: number; decide?: (requestIndex: number) => ProxyFault } = {},
+): Promise<TcpProxy> {
+  const decide = options.decide;
   let upstreamPort = options.upstreamPort;
   let requests = 0;
   const counts: Record<ProxyFault['kind'], number> = {
@@ -54,6 +60,18 @@ export async function startFaultProxy(options: {
       return;
     }
     const upstream = netConnect({ port: upstreamPort, host: '127.0.0.1' });
+    if (decide === undefined) {
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+        socket.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+      return;
+    }
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
@@ -76,16 +94,18 @@ export async function startFaultProxy(options: {
     const requestSplitter = new MessageSplitter();
     const answerSplitter = new MessageSplitter();
 
-    client.on('data', (chunk: Buffer) => {
-      let messages: Buffer[];
+    /** The whole messages `chunk` completes; none, and both sides reset, if it is not HTTP. */
+    const split = (splitter: MessageSplitter, chunk: Buffer): Buffer[] => {
       try {
-        messages = requestSplitter.push(chunk);
+        return splitter.push(chunk);
       } catch {
         kill();
-        return;
+        return [];
       }
-      for (const message of messages) {
-        const fault = options.decide(requests++);
+    };
+    client.on('data', (chunk: Buffer) => {
+      for (const message of split(requestSplitter, chunk)) {
+        const fault = decide(requests++);
         counts[fault.kind]++;
         if (fault.kind === 'reset-before-reply') {
           kill();
@@ -96,14 +116,7 @@ export async function startFaultProxy(options: {
       }
     });
     upstream.on('data', (chunk: Buffer) => {
-      let messages: Buffer[];
-      try {
-        messages = answerSplitter.push(chunk);
-      } catch {
-        kill();
-        return;
-      }
-      for (const message of messages) {
+      for (const message of split(answerSplitter, chunk)) {
         const fault = pending.shift() ?? { kind: 'pass' };
         outbound = outbound.then(() => deliver(fault, message));
       }
@@ -155,17 +168,5 @@ export async function startFaultProxy(options: {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
-  };
-}
-
-/** A seeded PRNG (mulberry32), so each row's faults repeat run after run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killAllReceivers, printed } from '../harness/receiver-process.ts';
+import { seededRandom } from '../harness/seeded-random.ts';
 import { killAllApps } from './helpers/app-process.ts';
-import { seededRandom } from './helpers/fault-proxy.ts';
 import {
   ADMIN_TOKEN,
   API_KEY,
@@ -12,7 +13,6 @@ import {
   type RowSpec,
   runRow,
 } from './helpers/matrix.ts';
-import { killAllReceivers, printed } from './helpers/receiver-process.ts';
 import {
   type AppRowResult,
   appKillAndReplay,

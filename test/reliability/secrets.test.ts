@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ExportableLogRecord } from '../../src/exporter/otel-types.js';
 import { type DropEvent, ResourceLogExporter } from '../../src/index.js';
 import { buildReceiver } from '../../src/receiver/index.js';
-import { startFaultProxy } from './helpers/fault-proxy.ts';
-import { printed, startReceiverProcess } from './helpers/receiver-process.ts';
+import { printed, startReceiverProcess } from '../harness/receiver-process.ts';
+import { startTcpProxy } from '../harness/tcp-proxy.ts';
 
 /**
  * Secrets never leave: every API key used (valid, wrong, revoked-looking) and the admin token
@@ -167,7 +167,7 @@ describe('secrets', () => {
         answers.push(JSON.stringify(exporter.getStats()));
         await exporter.shutdown();
       }
-      const proxy = await startFaultProxy({ decide: () => ({ kind: 'pass' }) });
+      const proxy = await startTcpProxy({ decide: () => ({ kind: 'pass' }) });
       const refused = new ResourceLogExporter({
         baseUrl: proxy.url,
         apiKey: KEY,
@@ -207,7 +207,7 @@ describe('secrets', () => {
     const before = printed.length;
     const receiver = await startReceiverProcess(
       ['--db', db, '--seed', seedFile, '--log-level', 'trace'],
-      ADMIN,
+      { adminToken: ADMIN },
     );
     try {
       for (const key of [KEY, WRONG_KEY, VIEWER_KEY]) {

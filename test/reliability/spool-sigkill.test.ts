@@ -1,16 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDiskSpool } from '../../src/exporter/spool/disk-spool.js';
-import { ROOT } from './helpers/receiver-process.js';
+import { NODE, ROOT } from '../harness/paths.ts';
 
-const NODE = existsSync(join(ROOT, 'node_modules/.bin/node'))
-  ? join(ROOT, 'node_modules/.bin/node')
-  : process.execPath;
 const CHILD = join(ROOT, 'test/reliability/helpers/spool-child.ts');
 const dir = mkdtempSync(join(tmpdir(), 'reslog-spool-kill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,26 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ExporterStats } from '../../../src/index.js';
-import { ROOT } from './receiver-process.ts';
+import { processGroup } from '../../harness/child-process.ts';
+import { NODE, ROOT } from '../../harness/paths.ts';
 import type { AppConfig } from './spooled-app.ts';
 
-const NODE = existsSync(join(ROOT, 'node_modules/.bin/node'))
-  ? join(ROOT, 'node_modules/.bin/node')
-  : process.execPath;
 const APP = join(ROOT, 'test/reliability/helpers/spooled-app.ts');
 
-const apps = new Set<ChildProcess>();
+const apps = processGroup();
 
 /** SIGKILLs every app still running (afterAll, and on exit of the test process). */
 export function killAllApps(): void {
-  for (const child of apps) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-  apps.clear();
+  apps.killAll();
 }
-process.once('exit', killAllApps);
 
 /** What the app process told so far (test/reliability/helpers/spooled-app.ts). */
 export interface AppProcess {
@@ -77,7 +70,6 @@ export async function startApp(
   };
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => {
-      apps.delete(child);
       exitedAt = { code, signal };
       resolve(exitedAt);
       wake();

@@ -8,9 +8,9 @@ import {
   ResourceLogExporter,
   type ResourceLogExporterOptions,
 } from '../../../src/index.js';
+import { type ReceiverProcess, startReceiverProcess } from '../../harness/receiver-process.ts';
+import { type ProxyFault, startTcpProxy, type TcpProxy } from '../../harness/tcp-proxy.ts';
 import { type Pipeline, processorPipeline } from '../../helpers/pipelines.ts';
-import { type FaultProxy, type ProxyFault, startFaultProxy } from './fault-proxy.ts';
-import { type ReceiverProcess, startReceiverProcess } from './receiver-process.ts';
 
 export const OWNER = 'rel';
 export const API_KEY = 'rel-matrix-key-7c1f0e5a9b2d4c68';
@@ -54,7 +54,7 @@ export interface RowResult {
 
 export interface RowContext {
   receiver(): ReceiverProcess;
-  proxy: FaultProxy | undefined;
+  proxy: TcpProxy | undefined;
   /** Control-plane call on the current receiver. */
   control(method: string, path: string, body?: unknown): Promise<unknown>;
   /** SIGKILL the receiver, wait `downMillis`, start it again on the same database file. */
@@ -132,20 +132,20 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
   const resources = spec.resources ?? 1;
   let receiver: ReceiverProcess;
   try {
-    receiver = await startReceiverProcess(args, ADMIN_TOKEN);
+    receiver = await startReceiverProcess(args, { adminToken: ADMIN_TOKEN });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
   let restarts = 0;
-  let proxy: FaultProxy | undefined;
+  let proxy: TcpProxy | undefined;
   let exporter: Pipeline | undefined;
   let finished = false;
   const notes: string[] = [];
   const started = Date.now();
   try {
     if (spec.proxyFault) {
-      proxy = await startFaultProxy({ upstreamPort: receiver.port, decide: spec.proxyFault });
+      proxy = await startTcpProxy({ upstreamPort: receiver.port, decide: spec.proxyFault });
     }
     // Behind a proxy the exporter keeps one URL while the receiver restarts on a new port.
     const baseUrl = proxy?.url ?? receiver.url;
@@ -179,7 +179,7 @@ export async function runRow(spec: RowSpec): Promise<RowResult> {
         proxy?.setUpstream(undefined);
         await receiver.kill();
         await sleep(downMillis);
-        receiver = await startReceiverProcess(args, ADMIN_TOKEN);
+        receiver = await startReceiverProcess(args, { adminToken: ADMIN_TOKEN });
         restarts++;
         proxy?.setUpstream(receiver.port);
       },

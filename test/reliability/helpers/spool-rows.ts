@@ -15,10 +15,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { decodeFrame } from '../../../src/exporter/spool/segment-format.js';
 import type { ExporterStats } from '../../../src/index.js';
+import { type ReceiverProcess, startReceiverProcess } from '../../harness/receiver-process.ts';
+import { type ProxyFault, startTcpProxy, type TcpProxy } from '../../harness/tcp-proxy.ts';
 import { type AppProcess, startApp } from './app-process.ts';
-import { type FaultProxy, type ProxyFault, startFaultProxy } from './fault-proxy.ts';
 import { ADMIN_TOKEN, countStored, RESOURCES, type RowResult, receiverArgs } from './matrix.ts';
-import { type ReceiverProcess, startReceiverProcess } from './receiver-process.ts';
 import type { AppConfig } from './spooled-app.ts';
 
 /** A spool row's figures: a matrix row plus what only an app process can tell. */
@@ -46,7 +46,7 @@ export interface AppRowResult extends RowResult {
 
 interface Harness {
   readonly spoolDir: string;
-  readonly proxy: FaultProxy;
+  readonly proxy: TcpProxy;
   /** Connections through the proxy reset at once: the receiver is unreachable. */
   cutOff(): void;
   /** The proxy reaches the receiver again; `fault` decides per request from now on. */
@@ -85,13 +85,13 @@ async function runAppRow(
   const started = Date.now();
   const apps: AppProcess[] = [];
   let receiver: ReceiverProcess | undefined;
-  let proxy: FaultProxy | undefined;
+  let proxy: TcpProxy | undefined;
   try {
     const spoolDir = spec.spoolDir?.(dir) ?? join(dir, 'spool');
-    receiver = await startReceiverProcess(receiverArgs(dir), ADMIN_TOKEN);
+    receiver = await startReceiverProcess(receiverArgs(dir), { adminToken: ADMIN_TOKEN });
     const port = receiver.port;
     let fault: ProxyFault = { kind: 'pass' };
-    proxy = await startFaultProxy({ upstreamPort: port, decide: () => fault });
+    proxy = await startTcpProxy({ upstreamPort: port, decide: () => fault });
     const live = proxy;
     const h: Harness = {
       spoolDir,
