@@ -1,4 +1,4 @@
-import { HttpError, type ReslogError } from '../errors.js';
+import { HttpError, type RecordError, RejectedRecordsError, type ReslogError } from '../errors.js';
 import type { ExportResponse, Transport } from '../transport/export-response.js';
 import { redact } from '../transport/http-transport.js';
 import type { BodyBuffers } from './body-buffers.js';
@@ -16,7 +16,7 @@ export type SendResult =
       readonly accepted: number;
       /** Records the service reported as rejected in its 202, with the error to report. */
       readonly rejected: number;
-      readonly rejectError?: HttpError;
+      readonly rejectError?: RejectedRecordsError;
     }
   | {
       readonly kind: 'retry';
@@ -137,19 +137,26 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
         ? clampCount(ack.accepted, sent - rejected)
         : sent - rejected;
     if (rejected === 0) return { kind: 'delivered', statusCode, accepted, rejected };
-    const first = Array.isArray(ack.errors)
-      ? (ack.errors[0] as { code?: unknown; message?: unknown })
-      : undefined;
-    const code = typeof first?.code === 'string' ? first.code : undefined;
-    const detail =
-      typeof first?.message === 'string' ? `: ${redact(first.message, options.secrets)}` : '';
-    const rejectError = new HttpError(
-      statusCode,
-      code,
-      `service rejected ${rejected} of ${sent} records${detail}`,
-    );
+    const errors = Array.isArray(ack.errors)
+      ? ack.errors.map((entry) => recordErrorOf(entry, options.secrets))
+      : [];
+    const rejectError = new RejectedRecordsError(statusCode, rejected, sent, errors);
     return { kind: 'delivered', statusCode, accepted, rejected, rejectError };
   }
+}
+
+/** Keeps the fields of one per-record error that are what they claim to be. */
+function recordErrorOf(value: unknown, secrets: readonly string[]): RecordError {
+  const entry = (typeof value === 'object' && value !== null ? value : {}) as {
+    index?: unknown;
+    code?: unknown;
+    message?: unknown;
+  };
+  return {
+    ...(Number.isInteger(entry.index) ? { index: entry.index as number } : {}),
+    ...(typeof entry.code === 'string' ? { code: redact(entry.code, secrets) } : {}),
+    ...(typeof entry.message === 'string' ? { message: redact(entry.message, secrets) } : {}),
+  };
 }
 
 function clampCount(value: unknown, max: number): number {

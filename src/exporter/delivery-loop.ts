@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ErrorCodes, ReslogError } from '../errors.js';
+import { CircuitOpenError, type ReslogError, SpoolCorruptError } from '../errors.js';
 import { backoffMillis } from '../transport/retry-rules.js';
 import type { Backlog } from './backlog.js';
 import type { BatchSender } from './batch-sender.js';
@@ -59,7 +59,7 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
 
   const dropBatch = (
     batch: QueuedBatch,
-    reason: 'rejected' | 'oversize' | 'spool_corrupt',
+    reason: 'rejected' | 'circuit_open' | 'oversize' | 'spool_corrupt',
     error: ReslogError,
     statusCode?: number,
   ) => {
@@ -78,18 +78,13 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       if (!batch) return;
       const paused = breaker.pausedFor(target, Date.now());
       if (paused > 0) {
-        const error = new ReslogError(
-          ErrorCodes.CIRCUIT_OPEN,
-          `${target} is paused for ${Math.ceil(paused / 1000)} s after repeated permanent failures`,
-        );
-        dropBatch(batch, 'rejected', error);
+        dropBatch(batch, 'circuit_open', new CircuitOpenError(target, paused));
         continue;
       }
       if (!batch.body) {
         const body = options.spool?.read(batch.id);
         if (!body) {
-          const error = new ReslogError(
-            ErrorCodes.SPOOL_CORRUPT,
+          const error = new SpoolCorruptError(
             `batch ${batch.id} could not be read back from the spool`,
           );
           dropBatch(batch, 'spool_corrupt', error);

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { NormalizedConfig } from '../config/normalize-config.js';
-import type { ExporterStats } from '../config/options.js';
 import { ownerLabel, ownerPath } from '../config/owner.js';
-import { ErrorCodes, ReslogError } from '../errors.js';
+import { BacklogFullError, ExpiredError, ShutdownError, UnmappedError } from '../errors.js';
 import type { Transport } from '../transport/export-response.js';
 import { createHttpTransport } from '../transport/http-transport.js';
 import { createRetryingTransport } from '../transport/retrying-transport.js';
@@ -22,6 +21,7 @@ import { gzip } from './queued-body.js';
 import { createRefusalWarnings } from './refusal-hints.js';
 import type { RouteDecision } from './resource-router.js';
 import { createDiskSpool } from './spool/disk-spool.js';
+import type { ExporterStats } from './stats-types.js';
 import { createThrottledDiag, type ThrottledDiag } from './throttled-diag.js';
 
 /**
@@ -118,12 +118,14 @@ export function createDeliveryPipeline(
     onDrop: (batch, reason) =>
       drops.drop(reason, batch.sizes.length, {
         target: batch.target.key,
-        error: new ReslogError(
-          reason === 'expired' ? ErrorCodes.EXPIRED : ErrorCodes.BACKLOG_FULL,
+        error:
           reason === 'expired'
-            ? `a batch waited longer than maxBacklogAgeMillis (${config.maxBacklogAgeMillis} ms)`
-            : `the backlog is full (maxBacklogBytes ${config.maxBacklogBytes}${spool ? `, maxSpoolBytes ${config.maxSpoolBytes}` : ''}): the oldest batch was dropped`,
-        ),
+            ? new ExpiredError(
+                `a batch waited longer than maxBacklogAgeMillis (${config.maxBacklogAgeMillis} ms)`,
+              )
+            : new BacklogFullError(
+                `the backlog is full (maxBacklogBytes ${config.maxBacklogBytes}${spool ? `, maxSpoolBytes ${config.maxSpoolBytes}` : ''}): the oldest batch was dropped`,
+              ),
       }),
   });
   const warnRefused = createRefusalWarnings();
@@ -166,10 +168,7 @@ export function createDeliveryPipeline(
 
     async targetFor(decision, count, deadline, outcome) {
       if (decision.kind === 'unmapped') {
-        const error = new ReslogError(
-          ErrorCodes.UNMAPPED,
-          `no resource for ${count} record(s): ${decision.why}`,
-        );
+        const error = new UnmappedError(`no resource for ${count} record(s): ${decision.why}`);
         outcome.drop('unmapped', count, { error, failsExport: config.unmapped === 'error' });
         return undefined;
       }
@@ -204,8 +203,7 @@ export function createDeliveryPipeline(
           enqueuedAt: Date.now(),
         };
         if (!backlog.add(queued)) {
-          const error = new ReslogError(
-            ErrorCodes.BACKLOG_FULL,
+          const error = new BacklogFullError(
             `a batch of ${body.length} bytes is larger than maxBacklogBytes (${config.maxBacklogBytes})`,
           );
           outcome.drop('backlog_full', sizes.length, { target: target.key, error });
@@ -247,8 +245,7 @@ export function createDeliveryPipeline(
         await spool.close();
       } else {
         backlog.dropAll('shutdown', (batch) => {
-          const error = new ReslogError(
-            ErrorCodes.SHUTDOWN,
+          const error = new ShutdownError(
             `shutdown() ended after ${config.shutdownTimeoutMillis} ms with the batch still queued`,
           );
           drops.drop('shutdown', batch.sizes.length, { target: batch.target.key, error });

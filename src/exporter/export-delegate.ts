@@ -1,6 +1,6 @@
 import type { NormalizedConfig } from '../config/normalize-config.js';
-import type { ExporterStats } from '../config/options.js';
-import { ErrorCodes, ReslogError } from '../errors.js';
+import { LEVEL_RANKS } from '../contract/levels.js';
+import { OversizeError, ShutdownError } from '../errors.js';
 import type { Transport } from '../transport/export-response.js';
 import { envelopeBytes, splitIntoBatches } from './batch-splitter.js';
 import { encodeBody } from './body-encoder.js';
@@ -10,7 +10,8 @@ import { createLogSerializer } from './log-serializer.js';
 import { type ExportableLogRecord, type ExportResult, ExportResultCode } from './otel-types.js';
 import { createRecordGrouper, type RecordGroup } from './record-grouper.js';
 import { createResourceRouter } from './resource-router.js';
-import { LEVEL_RANKS, levelOf } from './severity.js';
+import { levelOf } from './severity.js';
+import type { ExporterStats } from './stats-types.js';
 
 /** Everything `ResourceLogExporter` does, behind four calls. */
 export interface ExportDelegate {
@@ -64,8 +65,7 @@ export function createExportDelegate(
       envelopeBytes(envelope),
       config.maxBatchBytes,
       () => {
-        const error = new ReslogError(
-          ErrorCodes.OVERSIZE,
+        const error = new OversizeError(
           `a record is larger than maxBatchBytes (${config.maxBatchBytes})`,
         );
         outcome.drop('oversize', 1, { target: target.key, error });
@@ -117,7 +117,7 @@ export function createExportDelegate(
     export(records) {
       if (isShutdown) {
         const outcome = pipeline.newOutcome();
-        const error = new ReslogError(ErrorCodes.SHUTDOWN, 'export() called after shutdown()');
+        const error = new ShutdownError('export() called after shutdown()');
         outcome.drop('shutdown', records.length, { error });
         return Promise.resolve(outcome.result());
       }

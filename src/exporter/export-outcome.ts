@@ -1,6 +1,7 @@
-import { type DropReason, ExportFailedError, type ReslogError } from '../errors.js';
+import { ExportFailedError, type ReslogError } from '../errors.js';
 import type { ExportStats } from './export-stats.js';
 import { type ExportResult, ExportResultCode } from './otel-types.js';
+import type { DropReason } from './stats-types.js';
 import type { ThrottledDiag } from './throttled-diag.js';
 
 /** Collects what one `export()` call dropped, and turns it into the callback's result. */

@@ -1,5 +1,5 @@
-import type { DropEvent, ExporterStats, TargetStats } from '../config/options.js';
-import type { DropReason, ReslogError } from '../errors.js';
+import type { ReslogError } from '../errors.js';
+import type { DropEvent, DropReason, ExporterStats, TargetStats } from './stats-types.js';
 
 export interface ExportStats {
   exported(target: string, count: number, statusCode: number): void;
@@ -40,6 +40,7 @@ export function createExportStats(onDrop: ((event: DropEvent) => void) | undefin
     backlog_full: 0,
     expired: 0,
     spool_corrupt: 0,
+    circuit_open: 0,
   };
   const targets = new Map<string, TargetStats>();
 

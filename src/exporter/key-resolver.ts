@@ -1,6 +1,6 @@
-import { normalizeUuid } from '../config/identifiers.js';
 import { type Owner, ownerLabel, ownerPath } from '../config/owner.js';
-import { ErrorCodes, ReslogError } from '../errors.js';
+import { normalizeUuid } from '../contract/identifiers.js';
+import { KeyLookupError, type ReslogError } from '../errors.js';
 import type { Transport } from '../transport/export-response.js';
 
 export interface KeyResolver {
@@ -36,15 +36,12 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
     if (response.status === 'success') {
       const uuid = normalizeUuid((response.json as { uuid?: unknown } | undefined)?.uuid);
       if (uuid) return uuid;
-      return new ReslogError(
-        ErrorCodes.KEY_LOOKUP_FAILED,
-        `lookup of resource key "${key}" returned no uuid`,
-      );
+      return new KeyLookupError(key, `lookup of resource key "${key}" returned no uuid`);
     }
-    return new ReslogError(
-      ErrorCodes.KEY_LOOKUP_FAILED,
+    return new KeyLookupError(
+      key,
       `lookup of resource key "${key}" of ${ownerLabel(owner)} failed: ${response.error.message}`,
-      { cause: response.error },
+      response.error,
     );
   };
 

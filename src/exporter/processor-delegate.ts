@@ -1,6 +1,6 @@
 import type { NormalizedConfig } from '../config/normalize-config.js';
-import type { ExporterStats } from '../config/options.js';
-import { ErrorCodes, ReslogError } from '../errors.js';
+import { LEVEL_RANKS } from '../contract/levels.js';
+import { ExportFailedError, OversizeError, ShutdownError } from '../errors.js';
 import type { Transport } from '../transport/export-response.js';
 import { createDeliveryPipeline } from './delivery-pipeline.js';
 import { createLogSerializer } from './log-serializer.js';
@@ -8,7 +8,8 @@ import { createOpenBatch, type OpenBatch } from './open-batch.js';
 import type { ExportableLogRecord, LogResource } from './otel-types.js';
 import { createResourceProfiles, decisionKey, type ResourceProfile } from './record-grouper.js';
 import { createResourceRouter, hasRoutingOverride, type RouteDecision } from './resource-router.js';
-import { highestRankOf, LEVEL_RANKS, levelOf } from './severity.js';
+import { highestRankOf, levelOf } from './severity.js';
+import type { ExporterStats } from './stats-types.js';
 
 /** Everything `ResourceLogProcessor` does, behind five calls. */
 export interface ProcessorDelegate {
@@ -91,7 +92,13 @@ export function createProcessorDelegate(
     let slot = slots.get(key);
     if (!slot) {
       const budget = config.maxBatchBytes - envelopeBytesOf(profile);
-      slot = { decision, profile, batch: createOpenBatch(budget), queued: Promise.resolve(), queuing: 0 };
+      slot = {
+        decision,
+        profile,
+        batch: createOpenBatch(budget),
+        queued: Promise.resolve(),
+        queuing: 0,
+      };
       slots.set(key, slot);
     }
     return slot;
@@ -131,8 +138,7 @@ export function createProcessorDelegate(
       .targetFor(decision, 1, deadline, outcome)
       .then((target) => {
         if (target === undefined) return;
-        const error = new ReslogError(
-          ErrorCodes.OVERSIZE,
+        const error = new OversizeError(
           `a record is larger than maxBatchBytes (${config.maxBatchBytes})`,
         );
         outcome.drop('oversize', 1, { target: target.key, error });
@@ -236,10 +242,10 @@ export function createProcessorDelegate(
       // Never into the app's logging call: the record is counted and the cause reported.
       const outcome = pipeline.newOutcome();
       outcome.drop('rejected', 1, {
-        error: new ReslogError(
-          ErrorCodes.EXPORT_FAILED,
-          `a record could not be serialized: ${String(error)}`,
-        ),
+        error: new ExportFailedError({ rejected: 1 }, [], {
+          detail: `a record could not be serialized: ${String(error)}`,
+          cause: error,
+        }),
       });
     }
   }
@@ -253,7 +259,7 @@ export function createProcessorDelegate(
   return {
     emit(record) {
       if (isShutdown) {
-        const error = new ReslogError(ErrorCodes.SHUTDOWN, 'a record was emitted after shutdown()');
+        const error = new ShutdownError('a record was emitted after shutdown()');
         pipeline.newOutcome().drop('shutdown', 1, { error });
         return;
       }

@@ -1,7 +1,8 @@
 import { normalizeConfig } from '../config/normalize-config.js';
-import type { ExporterStats, ResourceLogExporterOptions } from '../config/options.js';
+import type { ResourceLogExporterOptions } from '../config/options.js';
 import { createExportDelegate, type ExportDelegate } from './export-delegate.js';
 import { type ExportableLogRecord, type ExportResult, ExportResultCode } from './otel-types.js';
+import type { ExporterStats } from './stats-types.js';
 
 /**
  * An OpenTelemetry `LogRecordExporter` that sends each record to the logging-service resource

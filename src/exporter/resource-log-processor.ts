@@ -1,7 +1,8 @@
 import { normalizeConfig } from '../config/normalize-config.js';
-import type { ExporterStats, ResourceLogProcessorOptions } from '../config/options.js';
+import type { ResourceLogProcessorOptions } from '../config/options.js';
 import type { ExportableLogRecord } from './otel-types.js';
 import { createProcessorDelegate, type ProcessorDelegate } from './processor-delegate.js';
+import type { ExporterStats } from './stats-types.js';
 
 /**
  * An OpenTelemetry `LogRecordProcessor` that does what `BatchLogRecordProcessor` with a

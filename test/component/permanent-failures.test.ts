@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { DropEvent } from '../../src/index.js';
+import {
+  CircuitOpenError,
+  type DropEvent,
+  HttpError,
+  RejectedRecordsError,
+} from '../../src/index.js';
 import { CHECKOUT, cleanUpAfterEach } from '../helpers/component.js';
 import { type IngestServer, startIngestServer } from '../helpers/ingest-server.js';
 import { PIPELINES, type Pipeline } from '../helpers/pipelines.js';
@@ -79,11 +84,19 @@ describe.each(PIPELINES)('$name', ({ create }) => {
 
       expect(result.code).toBe(0);
       expect(exporter?.getStats()).toMatchObject({ exported: 2, dropped: { rejected: 1 } });
+      // A partial acknowledgement is not an HTTP error: it says which records were refused.
       expect(drops[0]).toMatchObject({
         reason: 'rejected',
         count: 1,
-        error: { serverCode: 'invalid_level' },
+        error: {
+          code: 'RESLOG_RECORDS_REJECTED',
+          statusCode: 202,
+          rejected: 1,
+          errors: [{ index: 1, code: 'invalid_level', message: 'level "loud" is not a level' }],
+        },
       });
+      expect(drops[0]?.error).toBeInstanceOf(RejectedRecordsError);
+      expect(drops[0]?.error).not.toBeInstanceOf(HttpError);
     });
 
     it('pauses a target after repeated permanent failures instead of hammering the service', async () => {
@@ -103,7 +116,16 @@ describe.each(PIPELINES)('$name', ({ create }) => {
         'RESLOG_CIRCUIT_OPEN',
         'RESLOG_CIRCUIT_OPEN',
       ]);
-      expect(exporter?.getStats().dropped.rejected).toBe(5);
+      // What the breaker holds back is counted apart from what the service refused.
+      expect(exporter?.getStats().dropped).toMatchObject({ rejected: 3, circuit_open: 2 });
+      expect(drops.map((d) => d.reason)).toEqual([
+        'rejected',
+        'rejected',
+        'rejected',
+        'circuit_open',
+        'circuit_open',
+      ]);
+      expect(drops[3]?.error).toBeInstanceOf(CircuitOpenError);
     });
   });
 

@@ -1,12 +1,16 @@
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import type {
-  ExporterStats,
   ResourceLogExporterOptions,
   ResourceLogProcessorOptions,
 } from '../../src/config/options.js';
 import type { ExportableLogRecord } from '../../src/exporter/otel-types.js';
 import { createProcessorDelegate } from '../../src/exporter/processor-delegate.js';
-import { type DropReason, ExportFailedError, ResourceLogExporter } from '../../src/index.js';
+import {
+  type DropReason,
+  type ExporterStats,
+  ExportFailedError,
+  ResourceLogExporter,
+} from '../../src/index.js';
 
 /** What a test drives: `ResourceLogExporter`'s calls, whichever front end is behind them. */
 export interface Pipeline {

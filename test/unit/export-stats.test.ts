@@ -21,6 +21,7 @@ describe('export stats', () => {
         backlog_full: 0,
         expired: 0,
         spool_corrupt: 0,
+        circuit_open: 0,
       },
       keyLookupFailures: 0,
       backlog: { bytes: 0, batches: 0 },
