@@ -1,11 +1,11 @@
 import { diag } from '@opentelemetry/api';
+import { isResourceKey, isUsername, normalizeUuid } from '../contract/identifiers.js';
 import { InvalidOptionError } from '../errors.js';
 import { parseMinLevel } from '../exporter/severity.js';
-import { isResourceKey, isUsername, normalizeUuid } from './identifiers.js';
+import type { DropEvent } from '../exporter/stats-types.js';
 import type {
   AttributeMatcher,
   AttributeValue,
-  DropEvent,
   MinLevel,
   ResourceLogProcessorOptions,
   RouteRule,

@@ -1,5 +1,5 @@
+import { isUsername, normalizeUuid } from '../contract/identifiers.js';
 import { InvalidOptionError } from '../errors.js';
-import { isUsername, normalizeUuid } from './identifiers.js';
 
 /**
  * The parts of a resource URL such as `https://logs.example.com/u/alice/resources/<uuid>/`

@@ -1,8 +1,9 @@
+import { isSeverityNumber } from '../contract/levels.js';
 import { VERSION } from '../version.js';
 import type { ExportableLogRecord, HrTime } from './otel-types.js';
 import { toJsonSafe } from './safe-json.js';
 import { isPlainExtra, sdkExtra } from './sdk-extra.js';
-import { isSeverityNumber, levelOf } from './severity.js';
+import { levelOf } from './severity.js';
 import { createTimestampFormatter } from './timestamp.js';
 
 const INVALID_TRACE_ID = '00000000000000000000000000000000';

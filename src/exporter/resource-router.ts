@@ -1,14 +1,11 @@
-import { isResourceKey, isUsername, normalizeUuid } from '../config/identifiers.js';
 import type { NormalizedConfig, NormalizedRoute } from '../config/normalize-config.js';
 import type { AttributeValue } from '../config/options.js';
 import { type Owner, userOwner } from '../config/owner.js';
+import { isResourceKey, isUsername, normalizeUuid } from '../contract/identifiers.js';
+import { ROUTING_ATTRIBUTES } from '../contract/routing-attributes.js';
 
-/** Attribute names that steer routing; they are never sent as log or resource attributes. */
-export const ROUTING_ATTRIBUTES = {
-  uuid: 'reslog.resource.uuid',
-  key: 'reslog.resource.key',
-  username: 'reslog.username',
-} as const;
+// Re-exported because the package entry point (src/index.ts) exports it from here.
+export { ROUTING_ATTRIBUTES };
 
 type Attributes = Readonly<Record<string, AttributeValue | unknown>>;
 

@@ -1,22 +1,6 @@
-import { ROUTING_ATTRIBUTES } from './resource-router.js';
+import type { SdkExtra } from '../contract/ingest-body.js';
+import { ROUTING_ATTRIBUTES } from '../contract/routing-attributes.js';
 import { isJsonPrimitive, toJsonSafe } from './safe-json.js';
-
-/**
- * A record's `extra` in the layout of the service's own SDKs (docs/protocol.md, "Records"):
- * every key present, `null` where there is nothing. The attributes a field is made from are
- * left out of `extra.extra`, so each value is sent once.
- */
-export interface SdkExtra {
-  logger: string;
-  module: string | null;
-  function: string | null;
-  line: number | null;
-  path: string | null;
-  /** The record's own attributes, without routing attributes and those lifted into fields. */
-  extra: unknown;
-  stack_info: string | null;
-  exception: string | null;
-}
 
 /**
  * Attributes lifted into fields of `extra`: OpenTelemetry's `code.*` and `exception.*`
@@ -83,9 +67,13 @@ export function isPlainExtra(attributes: Readonly<Record<string, unknown>>): boo
   }
 }
 
-/** Builds `extra` from a record's attributes and its logger (instrumentation scope) name. */
+/**
+ * Builds `extra` in the layout of the service's own SDKs (docs/protocol.md, "`extra` (SDK)")
+ * from a record's attributes and its logger (instrumentation scope) name. The attributes a
+ * field is made from are left out of `extra.extra`, so each value is sent once.
+ */
 export function sdkExtra(logger: string, attributes: Readonly<Record<string, unknown>>): SdkExtra {
-  let own: unknown = attributes;
+  let own: Record<string, unknown> | undefined = attributes;
   let liftedAny = false;
   try {
     for (const key in attributes) {

@@ -1,54 +1,42 @@
-/** The service's log levels (docs/protocol.md, "Levels"). */
-export type Level = 'debug' | 'info' | 'warning' | 'error' | 'alert' | 'critical';
+import {
+  LEVEL_ALIASES,
+  LEVEL_RANKS,
+  LEVELS,
+  type Level,
+  levelOfSeverityNumber,
+} from '../contract/levels.js';
 
 /**
- * Ranks as the service's SDKs order levels: `alert` sits between `error` and `critical`
- * (Python's logging numbers, with ALERT added at 45).
+ * Severity texts the exporter maps onto the six levels (docs/protocol.md, "Levels"): the
+ * level names and aliases of the contract, plus the syslog and log4j spellings loggers send.
+ * Only the exporter narrows names to six: the receiver keeps any other name as sent.
  */
-export const LEVEL_RANKS: Readonly<Record<Level, number>> = {
-  debug: 10,
-  info: 20,
-  warning: 30,
-  error: 40,
-  alert: 45,
-  critical: 50,
-};
-
 const BY_TEXT: Readonly<Record<string, Level>> = {
-  trace: 'debug',
-  debug: 'debug',
-  info: 'info',
+  ...Object.fromEntries(LEVELS.map((level) => [level, level])),
+  ...LEVEL_ALIASES,
   information: 'info',
   notice: 'info',
-  warn: 'warning',
-  warning: 'warning',
-  error: 'error',
   err: 'error',
-  alert: 'alert',
-  critical: 'critical',
   crit: 'critical',
-  fatal: 'critical',
   emergency: 'critical',
   emerg: 'critical',
 };
 
 /**
- * Level from the OpenTelemetry severity number (1–8 debug, 9–12 info, 13–16 warning,
- * 17–20 error, 21–24 critical), else from the severity text, else `info`. OpenTelemetry has no
- * number for `alert`, so a severity text of `alert` (winston's syslog level, say) is kept when
- * the number is absent or in the error or fatal range.
+ * Level from the OpenTelemetry severity number (src/contract/levels.ts), else from the
+ * severity text, else `info`. OpenTelemetry has no number for `alert`, so a severity text of
+ * `alert` (winston's syslog level, say) is kept when the number is absent or in the error or
+ * fatal range.
  */
 export function levelOf(
   severityNumber: number | undefined,
   severityText: string | undefined,
 ): Level {
-  if (isSeverityNumber(severityNumber)) {
-    if (severityNumber <= 8) return 'debug';
-    if (severityNumber <= 12) return 'info';
-    if (severityNumber <= 16) return 'warning';
-    if (severityNumber >= 17 && isAlertText(severityText)) return 'alert';
-    if (severityNumber <= 20) return 'error';
-    return 'critical';
+  const byNumber = levelOfSeverityNumber(severityNumber);
+  if (byNumber !== undefined) {
+    return (byNumber === 'error' || byNumber === 'critical') && isAlertText(severityText)
+      ? 'alert'
+      : byNumber;
   }
   if (severityText) return BY_TEXT[severityText.trim().toLowerCase()] ?? 'info';
   return 'info';
@@ -64,17 +52,9 @@ function isAlertText(text: string | undefined): boolean {
  * since then the text decides.
  */
 export function highestRankOf(severityNumber: number | undefined): number {
-  if (!isSeverityNumber(severityNumber)) return LEVEL_RANKS.critical;
-  if (severityNumber <= 8) return LEVEL_RANKS.debug;
-  if (severityNumber <= 12) return LEVEL_RANKS.info;
-  if (severityNumber <= 16) return LEVEL_RANKS.warning;
-  if (severityNumber <= 20) return LEVEL_RANKS.alert;
-  return LEVEL_RANKS.critical;
-}
-
-/** An OpenTelemetry severity number: an integer 1–24 (0 means unspecified). */
-export function isSeverityNumber(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 24;
+  const byNumber = levelOfSeverityNumber(severityNumber);
+  if (byNumber === undefined) return LEVEL_RANKS.critical;
+  return byNumber === 'error' ? LEVEL_RANKS.alert : LEVEL_RANKS[byNumber];
 }
 
 /**

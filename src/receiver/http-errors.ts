@@ -1,3 +1,5 @@
+import type { ErrorBody } from '../contract/ingest-answer.js';
+
 /**
  * Errors the receiver answers with. Every error response is
  * `{"error": {"code", "message", "request_id"}}`; `code` is stable and listed in
@@ -80,7 +82,7 @@ export function unsupportedMediaType(message: string): ReceiverHttpError {
 }
 
 /** Body of an error answer. */
-export function errorBody(code: string, message: string, requestId: string) {
+export function errorBody(code: string, message: string, requestId: string): ErrorBody {
   return { error: { code, message, request_id: requestId } };
 }
 

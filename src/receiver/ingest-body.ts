@@ -1,3 +1,4 @@
+import { INGEST_ENVELOPE_FIELDS } from '../contract/ingest-body.js';
 import { isRawJson } from './exact-numbers.js';
 import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from './http-errors.js';
 
@@ -11,7 +12,7 @@ export interface IngestBatch {
   envelopeExtra: Record<string, unknown>;
 }
 
-const ENVELOPE_FIELDS = new Set(['resource_id', 'sdk', 'sdk_version', 'resource', 'logs']);
+const ENVELOPE_FIELDS = new Set<string>(INGEST_ENVELOPE_FIELDS);
 
 function optionalString(body: Record<string, unknown>, field: string): string | null {
   const value = body[field];
@@ -21,8 +22,9 @@ function optionalString(body: Record<string, unknown>, field: string): string | 
 }
 
 /**
- * Reads the envelope of an ingest body (docs/receiver.md, "Ingest"): `{resource_id, sdk,
- * sdk_version, resource, logs[]}`; a body without `logs` is a single record (curl).
+ * Reads the envelope of an ingest body (docs/receiver.md, "Ingest"): an `IngestBody`
+ * (src/contract/ingest-body.ts) checked field by field; a body without `logs` is a single
+ * record (curl).
  */
 export function readIngestBody(
   body: unknown,

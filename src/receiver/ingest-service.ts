@@ -1,20 +1,14 @@
+import type { IngestAcknowledgement, IngestRecordError } from '../contract/ingest-answer.js';
 import { ReceiverErrorCodes, ReceiverHttpError } from './http-errors.js';
 import type { IngestBatch } from './ingest-body.js';
 import type { ReceiverContext, ResourceAccess } from './receiver-context.js';
-import { type RecordError, validateRecord } from './record-validator.js';
+import { validateRecord } from './record-validator.js';
 import type { NewLog } from './store/log-store.js';
 import { nanosFromMillis } from './timestamps.js';
 
-export interface IngestAnswer {
-  accepted: number;
-  rejected: number;
-  request_id: string;
-  errors: RecordError[];
-}
-
 export interface IngestResult {
   status: number;
-  body: IngestAnswer;
+  body: IngestAcknowledgement;
   /** True when this is the stored answer of an earlier request with the same key and body. */
   replayed: boolean;
 }
@@ -27,7 +21,7 @@ export interface IngestInput {
   idempotencyKey: string | undefined;
   requestId: string;
   /** Records already converted (OTLP); when absent, `batch.records` are validated here. */
-  converted?: { logs: NewLog[]; errors: RecordError[] };
+  converted?: { logs: NewLog[]; errors: IngestRecordError[] };
 }
 
 /**
@@ -41,7 +35,7 @@ export function ingest(ctx: ReceiverContext, input: IngestInput): IngestResult {
   const receivedNs = nanosFromMillis(now);
 
   let logs: NewLog[];
-  let errors: RecordError[];
+  let errors: IngestRecordError[];
   if (input.converted) {
     ({ logs, errors } = input.converted);
   } else {
@@ -76,7 +70,11 @@ export function ingest(ctx: ReceiverContext, input: IngestInput): IngestResult {
             'Idempotency-Key was already used with a different body',
           );
         }
-        return { status: earlier.status, body: earlier.response as IngestAnswer, replayed: true };
+        return {
+          status: earlier.status,
+          body: earlier.response as IngestAcknowledgement,
+          replayed: true,
+        };
       }
     }
     ctx.store.logs.insert(resource.id, logs, {
@@ -87,7 +85,7 @@ export function ingest(ctx: ReceiverContext, input: IngestInput): IngestResult {
       requestId: input.requestId,
       actingUser: principal.username,
     });
-    const body: IngestAnswer = {
+    const body: IngestAcknowledgement = {
       accepted: logs.length,
       rejected: errors.length,
       request_id: input.requestId,

@@ -1,33 +1,17 @@
+import { LEVEL_ALIASES, LEVEL_RANKS, LEVELS, type Level } from '../contract/levels.js';
+
 /**
- * Log levels (docs/receiver.md, "Levels"). Ranks are the service's numeric scale, Python's
- * `logging` numbers with `alert` between `error` and `critical`; the service's SDKs send
- * any name Python's `logging` has, so a name that is not canonical is kept as sent.
+ * Log levels as the receiver reads them (docs/receiver.md, "Levels"). Names, ranks and aliases
+ * are the contract's (src/contract/levels.ts); the service's SDKs send any name Python's
+ * `logging` has, so a name that is not canonical is kept as sent, with the rank of `info`,
+ * `level N` or `notset`.
  */
-
-/** The canonical level names, lowest first. */
-export const LEVELS = ['debug', 'info', 'warning', 'error', 'alert', 'critical'] as const;
-export type Level = (typeof LEVELS)[number];
-
-export const LEVEL_RANKS: Readonly<Record<Level, number>> = Object.freeze({
-  debug: 10,
-  info: 20,
-  warning: 30,
-  error: 40,
-  alert: 45,
-  critical: 50,
-});
 
 /** Longest level name stored; a longer one rejects its record (`invalid_level`). */
 export const MAX_LEVEL_NAME_LENGTH = 64;
 
 /** Rank of Python's `NOTSET`. */
 const NOTSET_RANK = 0;
-
-const ALIASES: Readonly<Record<string, Level>> = {
-  trace: 'debug',
-  warn: 'warning',
-  fatal: 'critical',
-};
 
 const NAME_OF_RANK = new Map<number, Level>(LEVELS.map((level) => [LEVEL_RANKS[level], level]));
 
@@ -44,7 +28,7 @@ export interface LogLevel {
 export function parseLevel(text: string): Level | undefined {
   const lower = text.trim().toLowerCase();
   if ((LEVELS as readonly string[]).includes(lower)) return lower as Level;
-  return ALIASES[lower];
+  return LEVEL_ALIASES[lower];
 }
 
 function numberedRank(digits: string): number {
@@ -98,19 +82,4 @@ export function parseMinLevel(text: string): number | undefined {
   if (numbered) return numberedRank(numbered[1] as string);
   if (trimmed.toLowerCase() === 'notset') return NOTSET_RANK;
   return undefined;
-}
-
-/**
- * Level of an OpenTelemetry severity number (1–8 debug, 9–12 info, 13–16 warning,
- * 17–20 error, 21–24 critical), as the exporter maps it.
- */
-export function levelOfSeverity(severityNumber: number): Level | undefined {
-  if (!Number.isInteger(severityNumber) || severityNumber < 1 || severityNumber > 24) {
-    return undefined;
-  }
-  if (severityNumber <= 8) return 'debug';
-  if (severityNumber <= 12) return 'info';
-  if (severityNumber <= 16) return 'warning';
-  if (severityNumber <= 20) return 'error';
-  return 'critical';
 }

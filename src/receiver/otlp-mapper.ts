@@ -1,6 +1,7 @@
+import type { IngestRecordError } from '../contract/ingest-answer.js';
+import { LEVEL_RANKS, type Level, levelOfSeverityNumber } from '../contract/levels.js';
 import type { IngestBatch } from './ingest-body.js';
-import { LEVEL_RANKS, type Level, levelOfSeverity, parseLevel } from './levels.js';
-import type { RecordError } from './record-validator.js';
+import { parseLevel } from './levels.js';
 import type { NewLog } from './store/log-store.js';
 import { isStorableNanos } from './timestamps.js';
 
@@ -87,7 +88,7 @@ function hex(value: string | undefined, length: number): string | null {
 export interface OtlpBatch {
   batch: IngestBatch;
   logs: NewLog[];
-  errors: RecordError[];
+  errors: IngestRecordError[];
 }
 
 /**
@@ -103,7 +104,7 @@ export function fromOtlp(request: unknown, receivedNs: bigint): OtlpBatch[] {
   return resourceLogs.map((entry) => {
     const resource = fromKeyValues(entry?.resource?.attributes);
     const logs: NewLog[] = [];
-    const errors: RecordError[] = [];
+    const errors: IngestRecordError[] = [];
     for (const scopeLogs of Array.isArray(entry?.scopeLogs) ? entry.scopeLogs : []) {
       const scope = scopeLogs?.scope ?? {};
       for (const record of (Array.isArray(scopeLogs?.logRecords)
@@ -119,7 +120,7 @@ export function fromOtlp(request: unknown, receivedNs: bigint): OtlpBatch[] {
           ? (record.severityNumber as number)
           : null;
         const level: Level =
-          (severity !== null && levelOfSeverity(severity)) ||
+          levelOfSeverityNumber(severity) ||
           (typeof record.severityText === 'string' ? parseLevel(record.severityText) : undefined) ||
           'info';
         const unknownFields: Record<string, unknown> = {};

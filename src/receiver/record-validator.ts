@@ -1,42 +1,18 @@
+import type { IngestRecordError } from '../contract/ingest-answer.js';
+import { INGEST_RECORD_FIELDS } from '../contract/ingest-body.js';
+import { LEVEL_RANKS, levelOfSeverityNumber } from '../contract/levels.js';
 import { isRawJson, numberValue } from './exact-numbers.js';
 import { TooDeepRecord } from './json-body.js';
-import {
-  LEVEL_RANKS,
-  type LogLevel,
-  levelOfSeverity,
-  MAX_LEVEL_NAME_LENGTH,
-  readLevel,
-} from './levels.js';
+import { type LogLevel, MAX_LEVEL_NAME_LENGTH, readLevel } from './levels.js';
 import type { NewLog } from './store/log-store.js';
 import { parseTimestamp } from './timestamps.js';
-
-/** Why one record of a batch was rejected (`errors[]` of the 202 answer). */
-export interface RecordError {
-  index: number;
-  code: string;
-  message: string;
-}
 
 export interface RecordLimits {
   maxMessageBytes: number;
   maxAttributesBytes: number;
 }
 
-const KNOWN_FIELDS = new Set([
-  'ts',
-  'level',
-  'severity_number',
-  'message',
-  'logger',
-  'attributes',
-  'extra',
-  'body',
-  'trace_id',
-  'span_id',
-  'observed_ts',
-  'event_name',
-  'id',
-]);
+const KNOWN_FIELDS = new Set<string>(INGEST_RECORD_FIELDS);
 
 const HEX = /^[0-9a-fA-F]+$/;
 
@@ -102,7 +78,7 @@ function jsonText(value: unknown, field: string, limit: number): string | null {
 function level(record: Record<string, unknown>, severityNumber: number | null): LogLevel {
   const value = record.level;
   if (value === undefined || value === null) {
-    const level = (severityNumber !== null && levelOfSeverity(severityNumber)) || 'info';
+    const level = (severityNumber !== null && levelOfSeverityNumber(severityNumber)) || 'info';
     return { name: level, rank: LEVEL_RANKS[level] };
   }
   const parsed = typeof value === 'string' ? readLevel(value) : undefined;
@@ -135,7 +111,7 @@ export function validateRecord(
   index: number,
   receivedNs: bigint,
   limits: RecordLimits,
-): { log: NewLog } | { error: RecordError } {
+): { log: NewLog } | { error: IngestRecordError } {
   try {
     if (raw instanceof TooDeepRecord) {
       reject(

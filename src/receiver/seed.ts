@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { isResourceKey, isUsername, isUuid } from '../contract/identifiers.js';
 import type { TeamRole } from './authorization.js';
-import { isResourceKey, isUsername, isUuid } from './identifiers.js';
 import type { Store } from './store/create-store.js';
 import type { HealthState } from './store/directory-store.js';
 import { ALERT_LEVELS, type NotificationSettings } from './store/settings-store.js';

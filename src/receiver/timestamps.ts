@@ -1,11 +1,11 @@
+import { MAX_FRACTION_DIGITS, RFC3339_TIMESTAMP } from '../contract/timestamps.js';
+
 /**
- * RFC 3339 timestamps with up to nanosecond precision. The receiver keeps every instant as
+ * Timestamps as the receiver reads and answers them. The wire format, RFC 3339 with up to
+ * nanosecond precision, is the contract's (src/contract/timestamps.ts). The receiver keeps every instant as
  * integer nanoseconds since the epoch (a BigInt, stored as SQLite INTEGER for ordering) and
  * answers with the canonical UTC text of that instant with exactly nine fractional digits.
  */
-
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
 
 const NS_PER_SECOND = 1_000_000_000n;
 /** Instants are stored as signed 64-bit nanoseconds (SQLite INTEGER): 1677-09-21 to 2262-04-11. */
@@ -33,7 +33,7 @@ export function parseTimestamp(text: string): bigint | undefined {
   if (cachedPrefix !== '' && text.startsWith(cachedPrefix)) {
     return withFractionAndZone(text, cachedSeconds);
   }
-  const match = RFC3339.exec(text);
+  const match = RFC3339_TIMESTAMP.exec(text);
   if (!match) return undefined;
   const [, y, mo, d, h, mi, s] = match;
   const year = Number(y);
@@ -64,7 +64,7 @@ function digitAt(text: string, index: number): number {
 
 /**
  * The instant of a timestamp whose first 19 characters are a valid date and time worth
- * `seconds` (as UTC): reads `(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})` after them, as RFC3339 does.
+ * `seconds` (as UTC): reads `(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})` after them, as RFC3339_TIMESTAMP does.
  */
 function withFractionAndZone(text: string, seconds: number): bigint | undefined {
   let index = PREFIX_LENGTH;
@@ -73,14 +73,14 @@ function withFractionAndZone(text: string, seconds: number): bigint | undefined 
     index++;
     const first = index;
     let digit = digitAt(text, index);
-    while (digit >= 0 && index - first < 9) {
+    while (digit >= 0 && index - first < MAX_FRACTION_DIGITS) {
       fraction = fraction * 10 + digit;
       index++;
       digit = digitAt(text, index);
     }
     const digits = index - first;
     if (digits === 0) return undefined;
-    fraction *= 10 ** (9 - digits);
+    fraction *= 10 ** (MAX_FRACTION_DIGITS - digits);
   }
   let offsetMinutes = 0;
   const zone = text.charCodeAt(index);

@@ -1,4 +1,5 @@
 import { Pool, errors as undiciErrors } from 'undici';
+import type { ErrorBody, Unchecked } from '../contract/ingest-answer.js';
 import { HttpError, NetworkError, type ReslogError, TimeoutError } from '../errors.js';
 import type { ExportResponse, Transport } from './export-response.js';
 import { isRetryableStatus, parseRetryAfter } from './retry-rules.js';
@@ -109,14 +110,17 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Builds an HttpError from the service's `{"error": {"code", "message"}}` body. */
+/** Builds an HttpError from the service's error body (`ErrorBody`: `{"error": {"code", "message"}}`). */
 function httpError(
   statusCode: number,
   json: unknown,
   text: string,
   secrets: readonly string[],
 ): HttpError {
-  const body = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  // Any JSON may arrive: reading a field of a string or number gives `undefined`, as wanted.
+  const body = (json as Unchecked<ErrorBody> | undefined)?.error as
+    | Unchecked<ErrorBody['error']>
+    | undefined;
   const serverCode = typeof body?.code === 'string' ? body.code : undefined;
   const detail = typeof body?.message === 'string' ? body.message : text.slice(0, 200);
   const message = `HTTP ${statusCode}${serverCode ? ` ${serverCode}` : ''}${detail ? `: ${detail}` : ''}`;

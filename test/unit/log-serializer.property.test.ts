@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isSeverityNumber } from '../../src/contract/levels.js';
 import { createLogSerializer } from '../../src/exporter/log-serializer.js';
 import type { ExportableLogRecord } from '../../src/exporter/otel-types.js';
 import { toJsonSafe } from '../../src/exporter/safe-json.js';
 import { sdkExtra } from '../../src/exporter/sdk-extra.js';
-import { isSeverityNumber, levelOf } from '../../src/exporter/severity.js';
+import { levelOf } from '../../src/exporter/severity.js';
 import { createTimestampFormatter } from '../../src/exporter/timestamp.js';
 
 /**

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ROUTING_ATTRIBUTES } from '../../src/contract/routing-attributes.js';
 import { createLogSerializer } from '../../src/exporter/log-serializer.js';
 import type { ExportableLogRecord } from '../../src/exporter/otel-types.js';
-import { ROUTING_ATTRIBUTES } from '../../src/exporter/resource-router.js';
 import { encodeResourceAttributes } from '../../src/exporter/sdk-extra.js';
 import { VERSION } from '../../src/version.js';
 import { logRecord } from '../helpers/records.js';

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import type { ResourceLogExporterOptions } from '../../src/config/options.js';
+import { ROUTING_ATTRIBUTES } from '../../src/contract/routing-attributes.js';
 import { createRecordGrouper } from '../../src/exporter/record-grouper.js';
-import { createResourceRouter, ROUTING_ATTRIBUTES } from '../../src/exporter/resource-router.js';
+import { createResourceRouter } from '../../src/exporter/resource-router.js';
 import { logRecord, resource } from '../helpers/records.js';
 
 const UUID_A = '11111111-1111-4111-8111-111111111111';

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import type { ResourceLogExporterOptions } from '../../src/config/options.js';
-import { createResourceRouter, ROUTING_ATTRIBUTES } from '../../src/exporter/resource-router.js';
+import { ROUTING_ATTRIBUTES } from '../../src/contract/routing-attributes.js';
+import { createResourceRouter } from '../../src/exporter/resource-router.js';
 
 const BASE = { baseUrl: 'https://logs.example.com', apiKey: 'rlk_1_secret' };
 const UUID_A = '11111111-1111-4111-8111-111111111111';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LEVEL_RANKS, levelOf, parseMinLevel } from '../../src/exporter/severity.js';
+import { LEVEL_RANKS } from '../../src/contract/levels.js';
+import { levelOf, parseMinLevel } from '../../src/exporter/severity.js';
 import { createTimestampFormatter } from '../../src/exporter/timestamp.js';
 
 const S = 1_795_234_527; // 2026-11-21T04:15:27Z

@@ -1,4 +1,4 @@
-import { LEVEL_RANKS } from '../levels.js';
+import { LEVEL_RANKS } from '../../contract/levels.js';
 import { ALERT_LEVELS, type AlertLevel } from '../store/settings-store.js';
 
 interface SummarisedLog {

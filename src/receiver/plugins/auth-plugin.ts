@@ -1,6 +1,7 @@
 import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { isResourceKey, isUsername, isUuid } from '../../contract/identifiers.js';
 import {
   type Action,
   authorize,
@@ -15,7 +16,6 @@ import {
   ReceiverErrorCodes,
   ReceiverHttpError,
 } from '../http-errors.js';
-import { isResourceKey, isUsername, isUuid } from '../identifiers.js';
 import type { Principal, Resource, Role } from '../store/directory-store.js';
 import type { Team } from '../store/team-store.js';
 

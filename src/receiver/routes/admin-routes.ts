@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { isResourceKey, isUuid, USERNAME_PATTERN } from '../../contract/identifiers.js';
 import { generateApiKey } from '../api-keys.js';
 import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
-import { isResourceKey, isUuid, USERNAME_PATTERN } from '../identifiers.js';
 import { applySeed, SeedError, validateSeed } from '../seed.js';
 import { ownerOf } from './api-schemas.js';
 import { errorResponses, patterns } from './schemas.js';

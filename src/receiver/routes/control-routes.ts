@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { isUuid } from '../../contract/identifiers.js';
 import type { FaultRuleInput } from '../fault-rules.js';
 import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
-import { isUuid } from '../identifiers.js';
 import { errorResponses } from './schemas.js';
 
 const faultRuleSchema = {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { isUsername } from '../../contract/identifiers.js';
 import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
-import { isUsername } from '../identifiers.js';
 import { ALERT_LEVELS, type NotificationSettings } from '../store/settings-store.js';
 import { accessOf, isHttpUrl, ownerOf, settingsSchema, uuidParamsSchema } from './api-schemas.js';
 import { errorResponses } from './schemas.js';

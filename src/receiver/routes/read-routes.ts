@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LEVELS } from '../../contract/levels.js';
 import { badRequest, ReceiverErrorCodes } from '../http-errors.js';
-import { LEVELS, parseMinLevel } from '../levels.js';
+import { parseMinLevel } from '../levels.js';
 import type { LogQuery } from '../store/log-store.js';
 import { parseTimestamp } from '../timestamps.js';
 import { ownerOf } from './api-schemas.js';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { RESOURCE_KEY_PATTERN } from '../../contract/identifiers.js';
 import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
-import { keyFromName, RESOURCE_KEY_PATTERN } from '../identifiers.js';
+import { keyFromName } from '../key-from-name.js';
 import {
   accessOf,
   apiResourceSchema,

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isUsername, RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../../contract/identifiers.js';
 import type { TeamRole } from '../authorization.js';
 import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
-import { isUsername, keyFromName, RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../identifiers.js';
+import { keyFromName } from '../key-from-name.js';
 import { apiResourceSchema, principalOf, resourceView } from './api-schemas.js';
 import { errorResponses } from './schemas.js';
 

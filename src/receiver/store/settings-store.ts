@@ -1,7 +1,13 @@
 import type { DatabaseSync } from 'node:sqlite';
+import type { Level } from '../../contract/levels.js';
 
 /** Levels a member may ask log alerts for (at or above), lowest first: alert is below critical. */
-export const ALERT_LEVELS = ['warning', 'error', 'alert', 'critical'] as const;
+export const ALERT_LEVELS = [
+  'warning',
+  'error',
+  'alert',
+  'critical',
+] as const satisfies readonly Level[];
 export type AlertLevel = (typeof ALERT_LEVELS)[number];
 
 /** One member's own notification settings for one resource (docs/receiver.md, "Notification settings"). */
