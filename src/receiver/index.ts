@@ -6,10 +6,8 @@ export {
   ReceiverErrorCodes,
   ReceiverHttpError,
 } from './http-errors.js';
-export type { ReceiverContext } from './receiver-context.js';
 export {
   DEFAULT_LIMITS,
-  normalizeLimits,
   type ReceiverLimits,
   type ReceiverOptions,
 } from './receiver-options.js';

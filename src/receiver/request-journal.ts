@@ -1,3 +1,5 @@
+import type { FaultAction } from './fault-rules.js';
+
 /** One request as the journal (`GET /_receiver/requests`) shows it. API keys never appear. */
 export interface JournalEntry {
   request_id: string;
@@ -16,7 +18,7 @@ export interface JournalEntry {
   accepted: number | null;
   rejected: number | null;
   headers: Record<string, string>;
-  fault: { id: string; action: unknown } | null;
+  fault: { id: string; action: FaultAction } | null;
 }
 
 /** Headers whose values are secrets: shown as `[REDACTED]`. */

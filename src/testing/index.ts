@@ -4,6 +4,7 @@ export type {
   CreateResourceInput,
   FaultAction,
   FaultRule,
+  FaultRuleInput,
   JournalEntry,
   LogPage,
   ReadLogsQuery,

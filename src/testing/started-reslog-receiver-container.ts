@@ -3,11 +3,11 @@ import type {
   CreatedAccount,
   CreateResourceInput,
   FaultRule,
+  FaultRuleInput,
   JournalEntry,
   LogPage,
   ReadLogsQuery,
   ReceiverResource,
-  StoredFaultRule,
 } from './receiver-types.js';
 
 const RECEIVER_PORT = 8765;
@@ -107,9 +107,9 @@ export class StartedReslogReceiverContainer extends AbstractStartedContainer {
   }
 
   /** Replaces all fault rules with `rules` (applied in order, first match wins). */
-  async setFaults(rules: readonly FaultRule[]): Promise<StoredFaultRule[]> {
+  async setFaults(rules: readonly FaultRuleInput[]): Promise<FaultRule[]> {
     await this.clearFaults();
-    const stored: StoredFaultRule[] = [];
+    const stored: FaultRule[] = [];
     for (const rule of rules) stored.push(await this.control('POST', '/_receiver/faults', rule));
     return stored;
   }
@@ -119,8 +119,8 @@ export class StartedReslogReceiverContainer extends AbstractStartedContainer {
   }
 
   /** The fault rules with how often each fired. */
-  async getFaults(): Promise<StoredFaultRule[]> {
-    return (await this.control<{ faults: StoredFaultRule[] }>('GET', '/_receiver/faults')).faults;
+  async getFaults(): Promise<FaultRule[]> {
+    return (await this.control<{ faults: FaultRule[] }>('GET', '/_receiver/faults')).faults;
   }
 
   /** The data-plane request journal (newest last), optionally for one resource. */

@@ -2,7 +2,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResourceLogExporter } from '../../src/index.js';
-import type { FaultRule, StartedReslogReceiverContainer } from '../../src/testing/index.js';
+import type { FaultRuleInput, StartedReslogReceiverContainer } from '../../src/testing/index.js';
 import {
   ALICE_KEY,
   CHECKOUT,
@@ -22,7 +22,7 @@ describe.skipIf(!receiverImage)('retries through faults injected in the containe
   it('delivers every record exactly once through 503, 429, resets and commit-then-reset', async () => {
     const match = { resource: CHECKOUT };
     // First matching rule wins and each fires `count` times, so they fire one after another.
-    const rules: FaultRule[] = [
+    const rules: FaultRuleInput[] = [
       { match, count: 2, action: { status: 503, retryAfter: 1 } },
       { match, count: 2, action: { status: 429, retryAfter: 1 } },
       { match, count: 2, action: { reset: true } },

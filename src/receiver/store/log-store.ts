@@ -79,7 +79,8 @@ export interface LogQuery {
   maxId?: number;
 }
 
-export interface LogPage {
+/** One page of a store query (the read API turns it into `{logs, next_cursor}`). */
+export interface LogQueryPage {
   logs: StoredLog[];
   /** Highest id the listing may show (every later page keeps it). */
   maxId: number;
@@ -263,7 +264,7 @@ export function createLogStore(db: DatabaseSync) {
      * One page of a resource's logs ordered by (ts, id). The first page fixes `maxId`, so
      * logs that arrive while a client pages are not mixed into that listing.
      */
-    query(resourceId: number, query: LogQuery): LogPage {
+    query(resourceId: number, query: LogQuery): LogQueryPage {
       const maxId = query.maxId ?? (newest.get() as { id: number }).id;
       const where = ['l.resource_id = ?', 'l.id <= ?'];
       const params: SQLInputValue[] = [resourceId, maxId];
