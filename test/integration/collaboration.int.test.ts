@@ -14,7 +14,10 @@ interface Notification {
   log_alert: { level: string; count: number } | null;
 }
 
-/** The issue 4 story through the container: each member's inbox follows their own settings. */
+/**
+ * Sharing and notifications through the container (docs/receiver.md, "Notifications"): each
+ * member's inbox follows their own settings.
+ */
 describe.skipIf(!receiverImage)('collaboration and notifications in the container', () => {
   let receiver: StartedReslogReceiverContainer;
   beforeAll(async () => {

@@ -8,9 +8,10 @@ import { api, inbox, type Sink, startSink, waitFor } from './api-fixtures.js';
 import { admin, KEYS, receiver } from './fixtures.js';
 
 /**
- * Issue 4's end-to-end scenario: alice owns a resource, shares it with bob (editor) and carol
- * (viewer); each sets different preferences; the exporter ships error logs and a health change
- * happens: each inbox and webhook gets exactly what its owner's settings say.
+ * Notifications end to end (docs/receiver.md, "Notifications"): alice owns a resource, shares
+ * it with bob (editor) and carol (viewer); each sets different preferences; the exporter ships
+ * error logs and a health change happens: each inbox and webhook gets exactly what its
+ * owner's settings say.
  */
 describe('end to end: one resource, three members, three different preferences', () => {
   let app: FastifyInstance;

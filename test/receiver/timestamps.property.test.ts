@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RFC3339_TIMESTAMP } from '../../src/contract/timestamps.js';
 import { formatTimestamp, parseTimestamp } from '../../src/receiver/timestamps.js';
 
 /**
- * The parser caches the last date-and-time prefix it read (issue 7). This model is the
- * uncached parser it replaced: whatever order timestamps come in, both must agree.
+ * The parser caches the last date-and-time prefix it read, to save the full parse of most
+ * timestamps (docs/performance.md, "Profile"). This model is the uncached parser it replaced:
+ * whatever order timestamps come in, both must agree.
  */
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = RFC3339_TIMESTAMP;
 
 function modelParse(text: string): bigint | undefined {
   const match = RFC3339.exec(text);

@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECKOUT, KEYS, post, readLogs, receiver } from '../receiver/fixtures.js';
 
-/** Bugs the reliability suite (issue 8) found, each pinned by its own test. */
+/**
+ * Bugs the reliability suite found (docs/reliability.md, "Bugs this suite found"), each pinned
+ * by its own test.
+ */
 describe('regressions found by the reliability suite', () => {
   let app: FastifyInstance;
   afterEach(() => app?.close());

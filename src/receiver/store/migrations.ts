@@ -109,7 +109,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'management API: settings columns, webhook secrets, health history, checks, notifications, deliveries',
     sql: `
-      -- Issue 4: a member's settings are {enabled, health_changes, log_alert_level, webhook_url}.
+      -- A member's own settings (docs/receiver.md, "Notification settings"):
+      -- {enabled, health_changes, log_alert_level, webhook_url}.
       -- log_alert_level NULL means "no log alerts"; levels below warning become warning.
       ALTER TABLE notification_settings ADD COLUMN log_alert_level TEXT DEFAULT 'error'
         CHECK (log_alert_level IS NULL OR log_alert_level IN ('warning', 'error', 'critical', 'alert'));
@@ -181,8 +182,9 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     name: 'narrower log rows: one ingests row per request holds its envelope',
     sql: `
-      -- Issue 7: a request's envelope (resource attributes, sdk, sdk_version, received_at,
-      -- request_id) was repeated on each of its rows; now it is stored once per commit.
+      -- A request's envelope (resource attributes, sdk, sdk_version, received_at,
+      -- request_id) was repeated on each of its rows; now it is stored once per commit,
+      -- which makes rows narrower (docs/receiver.md, "Storage").
       -- No foreign key from logs to ingests: it would need an index on logs(ingest_id) for
       -- deletes; both tables cascade with their resource instead.
       CREATE TABLE ingests (
