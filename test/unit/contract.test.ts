@@ -133,7 +133,6 @@ describe('ingest body (docs/protocol.md, "Request body")', () => {
         spanContext: {
           traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
           spanId: '00f067aa0ba902b7',
-          traceFlags: 1,
         },
       }),
     );
