@@ -34,7 +34,7 @@ function isHexId(id: unknown, length: number): id is string {
  * Builds the service's JSON ingest body (docs/protocol.md). A record is written by
  * concatenation in wire order: the first five fields are what the service's own SDKs send
  * (`level`, `message`, `logger`, `ts`, `extra`), the rest reslog's, which a service that does
- * not know them ignores (docs/protocol.md, "Records"); absent ones are left out. Strings are
+ * not know them ignores (docs/protocol.md, "Request body"); absent ones are left out. Strings are
  * quoted by `JSON.stringify`; the fixed parts (the level names, the time, `extra`'s nulls)
  * need no quoting. Measured against one `JSON.stringify` of the whole record object: 0.45
  * against 1.05 µs per record of bench scenario 7 (docs/performance.md, scenario 7),

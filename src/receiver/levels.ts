@@ -1,7 +1,7 @@
 import { LEVEL_ALIASES, LEVEL_RANKS, LEVELS, type Level } from '../contract/levels.js';
 
 /**
- * Log levels as the receiver reads them (docs/receiver.md, "Levels"). Names, ranks and aliases
+ * Log levels as the receiver reads them (docs/protocol.md, "Levels"). Names, ranks and aliases
  * are the contract's (src/contract/levels.ts); the service's SDKs send any name Python's
  * `logging` has, so a name that is not canonical is kept as sent, with the rank of `info`,
  * `level N` or `notset`.

@@ -254,7 +254,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'log levels: ranks on the service scale, alert below critical, names as sent',
     sql: `
       -- Ranks were 1..6 for debug, info, warning, error, critical, alert; now the service's
-      -- scale (docs/receiver.md, "Levels"): debug 10, info 20, warning 30, error 40,
+      -- scale (docs/protocol.md, "Levels"): debug 10, info 20, warning 30, error 40,
       -- alert 45, critical 50, so that alert sorts between error and critical.
       UPDATE logs SET level_rank = CASE level_rank
         WHEN 1 THEN 10 WHEN 2 THEN 20 WHEN 3 THEN 30 WHEN 4 THEN 40
