@@ -99,6 +99,25 @@ describe.each(PIPELINES)('$name', ({ create }) => {
       expect(drops[0]?.error).not.toBeInstanceOf(HttpError);
     });
 
+    it("scrubs the API key from a 202's per-record errors", async () => {
+      server = await startIngestServer((request) => ({
+        status: 202,
+        body: {
+          accepted: request.body.logs.length - 1,
+          rejected: 1,
+          errors: [{ index: 0, code: 'invalid_level', message: `bad level, key ${API_KEY}` }],
+        },
+      }));
+      const drops: DropEvent[] = [];
+      await exportOnce(newExporter(drops), [logRecord(), logRecord()]);
+
+      const error = drops[0]?.error as RejectedRecordsError;
+      expect(error.errors).toEqual([
+        { index: 0, code: 'invalid_level', message: 'bad level, key [REDACTED]' },
+      ]);
+      expect(`${error.message} ${JSON.stringify(drops)}`).not.toContain(API_KEY);
+    });
+
     it('pauses a target after repeated permanent failures instead of hammering the service', async () => {
       server = await startIngestServer(() => ({
         status: 401,
