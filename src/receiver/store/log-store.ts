@@ -7,7 +7,7 @@ import { fromSqlText, sqlText } from './sql-text.js';
 /** One validated log record, ready to store. */
 export interface NewLog {
   tsNs: bigint;
-  /** The level as read back: canonical, or the name as sent (docs/receiver.md, "Levels"). */
+  /** The level as read back: canonical, or the name as sent (docs/protocol.md, "Levels"). */
   level: string;
   /** Rank on the service's scale (debug 10 … alert 45, critical 50). */
   levelRank: number;
