@@ -3,7 +3,7 @@ import type { QueuedBatch } from '../queued-batch.js';
 import { batchMeta, encodeBatchFrame, encodeTombstoneFrame } from './segment-format.js';
 import { readSpooledBody } from './segment-reader.js';
 import { createSegmentWriter, type SegmentWriter } from './segment-writer.js';
-import type { Spool, SpoolAppend, SpoolStats } from './spool.js';
+import type { Spool, SpoolAppend, SpoolFigures } from './spool.js';
 import { asError, errnoCode, nodeSpoolFs, type SpoolFs } from './spool-fs.js';
 import { createSpoolIndex, type Segment } from './spool-index.js';
 import { forgetWriter, releaseWriter, startHeartbeat, type WriterDir } from './spool-lock.js';
@@ -193,7 +193,7 @@ export function createDiskSpool(options: DiskSpoolOptions): Spool {
       if (state === 'open' && index.entries.has(id)) removeEntry(id);
     },
 
-    stats(): SpoolStats {
+    stats(): SpoolFigures {
       return {
         bytes: index.bytes(),
         bytesByTarget: new Map(index.bytesByTarget()),

@@ -11,7 +11,7 @@ export type SpoolAppend =
     }
   | { readonly ok: false; readonly error: Error };
 
-export interface SpoolStats {
+export interface SpoolFigures {
   /**
    * Frame bytes of live (not yet removed) batches, in all and per target key: what `maxBytes`
    * bounds. Segment files are larger by the tombstones and removed batches they still hold.
@@ -51,7 +51,7 @@ export interface Spool {
   read(id: string): Buffer | undefined;
   /** The batch was delivered or dropped: it must never be replayed. */
   remove(id: string): void;
-  stats(): SpoolStats;
+  stats(): SpoolFigures;
   /** Flushes to disk (fsync), deletes segments with nothing live, releases the lock. */
   close(): Promise<void>;
 }
