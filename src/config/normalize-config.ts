@@ -1,5 +1,12 @@
 import { diag } from '@opentelemetry/api';
-import { isResourceKey, isUsername, normalizeUuid } from '../contract/identifiers.js';
+import {
+  isResourceKey,
+  isUsername,
+  normalizeUuid,
+  RESOURCE_KEY_PATTERN,
+  USERNAME_PATTERN,
+} from '../contract/identifiers.js';
+import { LEVELS } from '../contract/levels.js';
 import { InvalidOptionError } from '../errors.js';
 import { parseMinLevel } from '../exporter/severity.js';
 import type { DropEvent } from '../exporter/stats-types.js';
@@ -91,7 +98,7 @@ const RESERVED_HEADERS = new Set([
   'connection',
 ]);
 
-const MIN_LEVELS = ['debug', 'info', 'warning', 'error', 'alert', 'critical', 'none'] as const;
+const MIN_LEVELS = [...LEVELS, 'none'] as const;
 
 /**
  * Layers code options over `RESLOG_*` environment variables over the service SDK's own
@@ -251,7 +258,7 @@ function actingUser(value: string): string | undefined {
 function checkActingUser(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || actingUser(value) === undefined) {
-    throw new InvalidOptionError('user', 'a username (^[a-z0-9][a-z0-9_.-]{0,62}$)', value);
+    throw new InvalidOptionError('user', `a username (${USERNAME_PATTERN})`, value);
   }
   return value;
 }
@@ -334,7 +341,7 @@ function normalizeRoute(rule: RouteRule, index: number): NormalizedRoute {
   if (rule.key !== undefined && !isResourceKey(rule.key)) {
     throw new InvalidOptionError(
       `${name}.key`,
-      'a resource key (^[a-z0-9][a-z0-9._-]{0,127}$)',
+      `a resource key (${RESOURCE_KEY_PATTERN})`,
       rule.key,
     );
   }
@@ -389,7 +396,7 @@ function normalizeResourceKeys(value: unknown): ReadonlyMap<string, string> {
     if (!isResourceKey(key)) {
       throw new InvalidOptionError(
         'resourceKeys',
-        'resource keys matching ^[a-z0-9][a-z0-9._-]{0,127}$',
+        `resource keys matching ${RESOURCE_KEY_PATTERN}`,
         key,
       );
     }
@@ -422,7 +429,7 @@ function normalizeHeaders(value: unknown): Record<string, string> {
 function checkUsername(name: string, value: unknown, what = 'a username'): string | undefined {
   if (value === undefined) return undefined;
   if (!isUsername(value)) {
-    throw new InvalidOptionError(name, `${what} (^[a-z0-9][a-z0-9_.-]{0,62}$)`, value);
+    throw new InvalidOptionError(name, `${what} (${USERNAME_PATTERN})`, value);
   }
   return value;
 }

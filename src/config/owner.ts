@@ -4,7 +4,7 @@
  */
 export interface Owner {
   readonly kind: 'user' | 'team';
-  /** Username or team name (both `^[a-z0-9][a-z0-9_.-]{0,62}$`). */
+  /** Username or team name (both `USERNAME_PATTERN` of src/contract/identifiers.ts). */
   readonly name: string;
 }
 

@@ -1,5 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { isResourceKey, isUsername, isUuid } from '../contract/identifiers.js';
+import {
+  isResourceKey,
+  isUsername,
+  isUuid,
+  RESOURCE_KEY_PATTERN,
+  USERNAME_PATTERN,
+} from '../contract/identifiers.js';
 import type { TeamRole } from './authorization.js';
 import type { Store } from './store/create-store.js';
 import type { HealthState } from './store/directory-store.js';
@@ -135,8 +141,7 @@ export function validateSeed(input: unknown): Seed {
   const accounts = list(input.accounts, 'accounts').map((raw, i) => {
     const path = `accounts[${i}]`;
     if (!isObject(raw)) fail(path, 'must be an object');
-    if (!isUsername(raw.username))
-      fail(`${path}.username`, 'must match ^[a-z0-9][a-z0-9_.-]{0,62}$');
+    if (!isUsername(raw.username)) fail(`${path}.username`, `must match ${USERNAME_PATTERN}`);
     if (usernames.has(raw.username)) fail(`${path}.username`, `"${raw.username}" appears twice`);
     usernames.add(raw.username);
     const keys = list(raw.api_keys, `${path}.api_keys`).map((key, k) => {
@@ -155,7 +160,7 @@ export function validateSeed(input: unknown): Seed {
   const teams = list(input.teams, 'teams').map((raw, i) => {
     const path = `teams[${i}]`;
     if (!isObject(raw)) fail(path, 'must be an object');
-    if (!isUsername(raw.name)) fail(`${path}.name`, 'must match ^[a-z0-9][a-z0-9_.-]{0,62}$');
+    if (!isUsername(raw.name)) fail(`${path}.name`, `must match ${USERNAME_PATTERN}`);
     if (teamNames.has(raw.name)) fail(`${path}.name`, `"${raw.name}" appears twice`);
     teamNames.add(raw.name);
     const seen = new Set<string>();
@@ -194,7 +199,7 @@ export function validateSeed(input: unknown): Seed {
     const uuid = raw.uuid.toLowerCase();
     if (uuids.has(uuid)) fail(`${path}.uuid`, `"${uuid}" appears twice`);
     uuids.add(uuid);
-    if (!isResourceKey(raw.key)) fail(`${path}.key`, 'must match ^[a-z0-9][a-z0-9._-]{0,127}$');
+    if (!isResourceKey(raw.key)) fail(`${path}.key`, `must match ${RESOURCE_KEY_PATTERN}`);
     if (ownerKeys.has(`${ownerKey}/${raw.key}`)) {
       fail(`${path}.key`, `"${raw.key}" is used twice by ${ownerName}`);
     }
