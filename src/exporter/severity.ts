@@ -38,8 +38,16 @@ export function levelOf(
       ? 'alert'
       : byNumber;
   }
-  if (severityText) return BY_TEXT[severityText.trim().toLowerCase()] ?? 'info';
+  if (severityText) return byText(severityText.trim().toLowerCase()) ?? 'info';
   return 'info';
+}
+
+/**
+ * The level a lower-case severity text names. An own-property check: a text such as
+ * `constructor` or `__proto__` must not read `Object.prototype`.
+ */
+function byText(lower: string): Level | undefined {
+  return Object.hasOwn(BY_TEXT, lower) ? BY_TEXT[lower] : undefined;
 }
 
 function isAlertText(text: string | undefined): boolean {
@@ -65,6 +73,6 @@ export function highestRankOf(severityNumber: number | undefined): number {
 export function parseMinLevel(name: string): number | undefined {
   const lower = name.trim().toLowerCase();
   if (lower === 'none') return Number.POSITIVE_INFINITY;
-  const level = BY_TEXT[lower];
+  const level = byText(lower);
   return level === undefined ? undefined : LEVEL_RANKS[level];
 }

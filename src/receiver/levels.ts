@@ -28,7 +28,8 @@ export interface LogLevel {
 export function parseLevel(text: string): Level | undefined {
   const lower = text.trim().toLowerCase();
   if ((LEVELS as readonly string[]).includes(lower)) return lower as Level;
-  return LEVEL_ALIASES[lower];
+  // An own-property check: `constructor` or `__proto__` must not read Object.prototype.
+  return Object.hasOwn(LEVEL_ALIASES, lower) ? LEVEL_ALIASES[lower] : undefined;
 }
 
 function numberedRank(digits: string): number {

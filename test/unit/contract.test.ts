@@ -86,6 +86,23 @@ describe('levels (docs/protocol.md, "Levels")', () => {
   });
 });
 
+describe('level names that are Object.prototype properties', () => {
+  // Regression: the name tables were plain objects, so these read Object.prototype.
+  it.each(['constructor', '__proto__', 'Constructor', ' toString '])(
+    '%j is just a name',
+    (name) => {
+      expect(levelOf(undefined, name)).toBe('info');
+      expect(exporterMinLevel(name)).toBeUndefined();
+      expect(parseLevel(name)).toBeUndefined();
+      expect(readLevel(name)).toEqual({ name, rank: 20 });
+      const serialized = createLogSerializer().record(
+        logRecord({ severityNumber: undefined, severityText: name }),
+      );
+      expect(JSON.parse(serialized).level).toBe('info');
+    },
+  );
+});
+
 describe('identifiers (docs/protocol.md, "Identifiers")', () => {
   it('accepts and rejects usernames and team names', () => {
     for (const ok of ['alice', 'a', '0ps', 'team.core_backend-2', 'a'.repeat(63)]) {
