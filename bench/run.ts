@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [--only 1,3] [--out DIR] [--no-docs]`: runs the scenarios of
- * issue 7, prints the table and writes `<out>/<date>.md`, `.json` and `.svg`. A full run
+ * docs/performance.md ("What is measured"), prints the table and writes `<out>/<date>.md`, `.json` and `.svg`. A full run
  * writes to bench/results/ and refreshes the table and chart in docs/performance.md; `--quick`
  * (the smoke run the test suite uses) writes to bench/results/quick/ and leaves the docs alone.
  * Scenarios 1–5 run by default. Scenario 6, the long outage, runs only when asked for

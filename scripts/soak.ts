@@ -1,5 +1,5 @@
 /**
- * Bounded soak test (issue 8, docs/reliability.md): an app with the OpenTelemetry logs SDK and
+ * Bounded soak test (docs/reliability.md, "Soak"): an app with the OpenTelemetry logs SDK and
  * ResourceLogExporter (from dist/) ships records with unique ids to the receiver CLI (file
  * database) at ~50 % of the capacity measured first, for `--minutes N`. Pass criteria: app and
  * receiver RSS grow < 10 % after warm-up, throughput steady (coefficient of variation < 0.1),
