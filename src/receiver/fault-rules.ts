@@ -1,5 +1,7 @@
 /** Fault injection for tests (docs/receiver.md, "Fault injection"). */
 
+import { seededRandom } from './seeded-random.js';
+
 export type FaultAction =
   | { status: number; retryAfter?: number }
   | { delayMillis: number }
@@ -29,18 +31,6 @@ export interface FaultRegistry {
   clear(): void;
   /** The rule that fires for this request, if any (its count is used up by this call). */
   fire(target: { username: string; resource: string }): FaultRule | undefined;
-}
-
-/** mulberry32: a small seeded PRNG, enough for repeatable fault runs. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function createFaultRegistry(): FaultRegistry {

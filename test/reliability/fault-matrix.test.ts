@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/receiver/seeded-random.js';
 import { killAllReceivers, printed } from '../harness/receiver-process.ts';
-import { seededRandom } from '../harness/seeded-random.ts';
 import { killAllApps } from './helpers/app-process.ts';
 import {
   ADMIN_TOKEN,

@@ -1,4 +1,7 @@
-/** A seeded PRNG (mulberry32), so each row's faults repeat run after run. */
+/**
+ * mulberry32: a small seeded PRNG, enough for repeatable fault runs. The receiver's fault rules
+ * and the reliability matrix share it, so a seed means the same sequence in both.
+ */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
