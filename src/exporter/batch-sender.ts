@@ -1,3 +1,8 @@
+import type {
+  IngestAcknowledgement,
+  IngestRecordError,
+  Unchecked,
+} from '../contract/ingest-answer.js';
 import { HttpError, type RecordError, RejectedRecordsError, type ReslogError } from '../errors.js';
 import type { ExportResponse, Transport } from '../transport/export-response.js';
 import { redact } from '../transport/http-transport.js';
@@ -130,7 +135,7 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
 
   /** Reads `{accepted, rejected, errors}`; an unreadable 2xx body means all were accepted. */
   function acknowledged(sent: number, statusCode: number, json: unknown): SendResult {
-    const ack = (json ?? {}) as { accepted?: unknown; rejected?: unknown; errors?: unknown };
+    const ack = (json ?? {}) as Unchecked<IngestAcknowledgement>;
     const rejected = clampCount(ack.rejected, sent);
     const accepted =
       typeof ack.accepted === 'number'
@@ -147,11 +152,8 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
 
 /** Keeps the fields of one per-record error that are what they claim to be. */
 function recordErrorOf(value: unknown, secrets: readonly string[]): RecordError {
-  const entry = (typeof value === 'object' && value !== null ? value : {}) as {
-    index?: unknown;
-    code?: unknown;
-    message?: unknown;
-  };
+  const entry: Unchecked<IngestRecordError> =
+    typeof value === 'object' && value !== null ? value : {};
   return {
     ...(Number.isInteger(entry.index) ? { index: entry.index as number } : {}),
     ...(typeof entry.code === 'string' ? { code: redact(entry.code, secrets) } : {}),
