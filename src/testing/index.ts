@@ -11,6 +11,7 @@ export type {
   ReceivedLog,
   ReceiverResource,
   StoredFaultRule,
+  StoredLog,
 } from './receiver-types.js';
 export {
   DATA_PATH,

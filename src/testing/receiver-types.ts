@@ -2,6 +2,7 @@
  * (docs/receiver.md). Fields the helpers do not interpret are passed through. */
 
 import type { FaultRule } from '../receiver/fault-rules.js';
+import type { StoredLog } from '../receiver/store/log-store.js';
 
 export interface CreatedAccount {
   username: string;
@@ -31,24 +32,14 @@ export interface ReceiverResource {
 
 export type { ReadLogsQuery } from '../receiver/routes/read-routes.js';
 
-export interface ReceivedLog {
-  id: number;
-  ts: string;
-  level: string;
-  severity_number: number | null;
-  message: string;
-  logger: string | null;
-  attributes: Record<string, unknown>;
-  resource: Record<string, unknown>;
-  record_id: string | number | null;
-  request_id: string;
-  /** The account whose API key wrote the log (`null` for logs stored before schema 5). */
-  user: string | null;
-  [field: string]: unknown;
-}
+// The read API answers the stored log as is (its response schema is the store's row): one shape.
+export type { StoredLog } from '../receiver/store/log-store.js';
+
+/** @deprecated The same shape as `StoredLog` (a log as the read API returns it); use that. */
+export type ReceivedLog = StoredLog;
 
 export interface LogPage {
-  logs: ReceivedLog[];
+  logs: StoredLog[];
   next_cursor: string | null;
 }
 

@@ -130,7 +130,10 @@ describe('public API', () => {
     expectTypeOf<testingTypes.FaultRuleInput>().toEqualTypeOf<receiverTypes.FaultRuleInput>();
     expectTypeOf<testingTypes.FaultAction>().toEqualTypeOf<receiverTypes.FaultAction>();
     expectTypeOf<testingTypes.JournalEntry>().toEqualTypeOf<receiverTypes.JournalEntry>();
+    expectTypeOf<testingTypes.StoredLog>().toEqualTypeOf<receiverTypes.StoredLog>();
+    expectTypeOf<testingTypes.LogPage['logs']>().toEqualTypeOf<receiverTypes.StoredLog[]>();
     // Kept for code written against the earlier testing module: the same shape, another name.
     expectTypeOf<testingTypes.StoredFaultRule>().toEqualTypeOf<receiverTypes.FaultRule>();
+    expectTypeOf<testingTypes.ReceivedLog>().toEqualTypeOf<receiverTypes.StoredLog>();
   });
 });

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { getContainerRuntimeClient } from 'testcontainers';
 import { inject } from 'vitest';
 import {
-  type ReceivedLog,
   ReslogReceiverContainer,
   type StartedReslogReceiverContainer,
+  type StoredLog,
 } from '../../../src/testing/index.js';
 
 export const SEED_FILE = join(import.meta.dirname, '..', '..', '..', 'examples', 'seed.json');
@@ -27,8 +27,8 @@ export async function readAllLogs(
   username: string,
   uuid: string,
   apiKey: string,
-): Promise<ReceivedLog[]> {
-  const logs: ReceivedLog[] = [];
+): Promise<StoredLog[]> {
+  const logs: StoredLog[] = [];
   let cursor: string | undefined;
   do {
     const page = await receiver.readLogs(username, uuid, apiKey, {
