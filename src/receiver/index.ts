@@ -1,4 +1,5 @@
 export { generateApiKey } from './api-keys.js';
+export type { TeamRole } from './authorization.js';
 export { buildReceiver } from './build-receiver.js';
 export type { FaultAction, FaultRule, FaultRuleInput } from './fault-rules.js';
 export {
@@ -12,5 +13,13 @@ export {
   type ReceiverOptions,
 } from './receiver-options.js';
 export type { JournalEntry } from './request-journal.js';
-export { applySeed, loadSeedFile, type Seed, SeedError, validateSeed } from './seed.js';
+export {
+  loadSeedFile,
+  type Seed,
+  SeedError,
+  type SeedNotificationSettings,
+  validateSeed,
+} from './seed.js';
+export type { HealthState } from './store/directory-store.js';
 export type { StoredLog } from './store/log-store.js';
+export type { AlertLevel, NotificationSettings } from './store/settings-store.js';

@@ -60,7 +60,6 @@ const RUNTIME_EXPORTS = {
     'ReceiverErrorCodes',
     'ReceiverHttpError',
     'SeedError',
-    'applySeed',
     'buildReceiver',
     'generateApiKey',
     'loadSeedFile',
@@ -87,6 +86,9 @@ describe('public API', () => {
 
   it('keeps internals out of the receiver entry point', () => {
     expect(receiver).not.toHaveProperty('normalizeLimits');
+    // It writes to the receiver's internal store, which no user can hold: seed through
+    // `buildReceiver({ seed })` or `POST /_receiver/seed` instead.
+    expect(receiver).not.toHaveProperty('applySeed');
     // @ts-expect-error the receiver's context holds the database handle: not public
     expectTypeOf<receiverTypes.ReceiverContext>().toBeObject();
   });
@@ -123,6 +125,20 @@ describe('public API', () => {
     expectTypeOf<'circuit_open'>().toExtend<DropReason>();
     expectTypeOf<MinLevel>().toExtend<string>();
     expectTypeOf<AttributeValue>().toExtend<unknown>();
+    // What a seed (reslog/receiver) is written in.
+    type SeedTeamRole = receiverTypes.Seed['teams'][number]['members'][number]['role'];
+    expectTypeOf<SeedTeamRole>().toEqualTypeOf<receiverTypes.TeamRole>();
+    type SeedResource = receiverTypes.Seed['resources'][number];
+    expectTypeOf<SeedResource['health']>().toEqualTypeOf<receiverTypes.HealthState | undefined>();
+    expectTypeOf<
+      receiverTypes.Seed['notification_settings'][number]
+    >().toEqualTypeOf<receiverTypes.SeedNotificationSettings>();
+    expectTypeOf<receiverTypes.SeedNotificationSettings>().toExtend<
+      Partial<receiverTypes.NotificationSettings>
+    >();
+    expectTypeOf<
+      receiverTypes.NotificationSettings['log_alert_level']
+    >().toEqualTypeOf<receiverTypes.AlertLevel | null>();
   });
 
   it('one name means one shape in reslog/receiver and reslog/testing', () => {
