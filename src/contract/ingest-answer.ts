@@ -20,10 +20,14 @@ export interface IngestAcknowledgement {
   errors: IngestRecordError[];
 }
 
-/** Every error answer of the receiver; `code` is stable, for clients to switch on. */
-export interface ErrorBody {
+/**
+ * Every error answer of the receiver; `code` is stable, for clients to switch on. The
+ * receiver narrows `Code` to its `ReceiverErrorCode` (docs/errors.md, "Receiver"); a client
+ * reads it as a string, since a newer service may send a code it does not know.
+ */
+export interface ErrorBody<Code extends string = string> {
   error: {
-    code: string;
+    code: Code;
     message: string;
     request_id: string;
   };

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { buildReceiver } from './build-receiver.js';
+import { ReceiverOptionError } from './errors.js';
 import { normalizePathPrefix } from './path-prefix.js';
 import type { ReceiverLimits } from './receiver-options.js';
 import { loadSeedFile } from './seed.js';
@@ -44,7 +45,8 @@ const LIMIT_FLAGS: Record<string, [keyof ReceiverLimits, string]> = {
 };
 
 function integer(name: string, text: string): number {
-  if (!/^\d+$/.test(text)) throw new Error(`--${name} must be a whole number, got "${text}"`);
+  if (!/^\d+$/.test(text))
+    throw new ReceiverOptionError(`--${name} must be a whole number, got "${text}"`);
   return Number(text);
 }
 

@@ -1,68 +1,50 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { errorBody, ReceiverErrorCodes, ReceiverHttpError } from './http-errors.js';
-
-const C = ReceiverErrorCodes;
+import { ReceiverHttpError, receiverError } from './errors.js';
 
 /** Fastify's own errors, mapped onto the receiver's codes. */
-function classify(error: FastifyError): { status: number; code: string; message: string } {
+function classify(error: FastifyError): ReceiverHttpError {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, code: C.PAYLOAD_TOO_LARGE, message: error.message };
+      return receiverError('payload_too_large', error.message);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return {
-        status: 415,
-        code: C.UNSUPPORTED_MEDIA_TYPE,
-        message:
-          'only Content-Type: application/json is accepted (OTLP: use the JSON encoding, protobuf is not supported)',
-      };
+      return receiverError(
+        'unsupported_media_type',
+        'only Content-Type: application/json is accepted (OTLP: use the JSON encoding, protobuf is not supported)',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { status: 400, code: C.INVALID_BODY, message: error.message };
+      return receiverError('invalid_body', error.message);
   }
   if (error.validation) {
     const where = error.validationContext ?? 'request';
-    return {
-      status: 400,
-      code: where === 'body' ? C.INVALID_BODY : C.INVALID_REQUEST,
-      message: error.message,
-    };
+    return receiverError(where === 'body' ? 'invalid_body' : 'invalid_request', error.message);
   }
   const status = error.statusCode ?? 500;
-  if (status === 408) return { status, code: C.REQUEST_TIMEOUT, message: 'request timed out' };
-  if (status >= 400 && status < 500)
-    return { status, code: C.INVALID_REQUEST, message: error.message };
-  return { status: 500, code: C.INTERNAL, message: 'internal error' };
+  if (status === 408) return receiverError('request_timeout');
+  if (status >= 400 && status < 500) {
+    return receiverError('invalid_request', error.message, { status });
+  }
+  return receiverError('internal_error');
 }
 
 /** Every error answer is `{"error": {code, message, request_id}}`, never a stack trace. */
 export function installErrorHandlers(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    let status: number;
-    let code: string;
-    let message: string;
-    if (error instanceof ReceiverHttpError) {
-      ({ statusCode: status, code, message } = error);
-      if (error.retryAfterSeconds !== undefined) {
-        reply.header('retry-after', String(error.retryAfterSeconds));
-      }
-    } else {
-      ({ status, code, message } = classify(error));
+    const answer = error instanceof ReceiverHttpError ? error : classify(error);
+    if (answer.retryAfterSeconds !== undefined) {
+      reply.header('retry-after', String(answer.retryAfterSeconds));
     }
-    if (status >= 500 && !(error instanceof ReceiverHttpError)) {
+    if (answer.statusCode >= 500 && answer !== error) {
       request.log.error({ err: error }, 'request failed');
     }
-    return reply.code(status).send(errorBody(code, message, request.id));
+    return reply.code(answer.statusCode).send(answer.toBody(request.id));
   });
 
   app.setNotFoundHandler((request, reply) => {
-    return reply
-      .code(404)
-      .send(
-        errorBody(
-          C.NOT_FOUND,
-          `no route ${request.method} ${request.url.split('?')[0]}`,
-          request.id,
-        ),
-      );
+    const answer = receiverError(
+      'not_found',
+      `no route ${request.method} ${request.url.split('?')[0]}`,
+    );
+    return reply.code(answer.statusCode).send(answer.toBody(request.id));
   });
 }

@@ -1,12 +1,16 @@
 export { generateApiKey } from './api-keys.js';
 export type { TeamRole } from './authorization.js';
 export { buildReceiver } from './build-receiver.js';
-export type { FaultAction, FaultRule, FaultRuleInput } from './fault-rules.js';
 export {
+  RECEIVER_ERRORS,
   type ReceiverErrorCode,
   ReceiverErrorCodes,
   ReceiverHttpError,
-} from './http-errors.js';
+  ReceiverOptionError,
+  ReceiverSetupErrorCodes,
+  SeedError,
+} from './errors.js';
+export type { FaultAction, FaultRule, FaultRuleInput } from './fault-rules.js';
 export {
   DEFAULT_LIMITS,
   type ReceiverLimits,
@@ -16,7 +20,6 @@ export type { JournalEntry } from './request-journal.js';
 export {
   loadSeedFile,
   type Seed,
-  SeedError,
   type SeedNotificationSettings,
   validateSeed,
 } from './seed.js';

@@ -1,6 +1,6 @@
 import { INGEST_ENVELOPE_FIELDS } from '../contract/ingest-body.js';
+import { receiverError } from './errors.js';
 import { isRawJson } from './exact-numbers.js';
-import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from './http-errors.js';
 
 /** An ingest body split into its batch envelope and its records. */
 export interface IngestBatch {
@@ -17,7 +17,7 @@ const ENVELOPE_FIELDS = new Set<string>(INGEST_ENVELOPE_FIELDS);
 function optionalString(body: Record<string, unknown>, field: string): string | null {
   const value = body[field];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  if (typeof value !== 'string') throw receiverError('invalid_body', `${field} must be a string`);
   return value;
 }
 
@@ -32,16 +32,13 @@ export function readIngestBody(
   maxRecords: number,
 ): IngestBatch {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || isRawJson(body)) {
-    throw badRequest('request body must be a JSON object');
+    throw receiverError('invalid_body', 'request body must be a JSON object');
   }
   const envelope = body as Record<string, unknown>;
   const resourceId = envelope.resource_id;
   if (resourceId !== undefined && resourceId !== null) {
     if (typeof resourceId !== 'string' || resourceId.toLowerCase() !== resourceUuid) {
-      throw badRequest(
-        'resource_id does not match the resource UUID in the path',
-        ReceiverErrorCodes.RESOURCE_ID_MISMATCH,
-      );
+      throw receiverError('resource_id_mismatch');
     }
   }
   const resource = envelope.resource ?? {};
@@ -51,7 +48,7 @@ export function readIngestBody(
     Array.isArray(resource) ||
     isRawJson(resource)
   ) {
-    throw badRequest('resource must be a JSON object of attributes');
+    throw receiverError('invalid_body', 'resource must be a JSON object of attributes');
   }
   const sdk = optionalString(envelope, 'sdk');
   const sdkVersion = optionalString(envelope, 'sdk_version');
@@ -70,7 +67,7 @@ export function readIngestBody(
       envelopeExtra: {},
     };
   }
-  if (!Array.isArray(envelope.logs)) throw badRequest('logs must be an array');
+  if (!Array.isArray(envelope.logs)) throw receiverError('invalid_body', 'logs must be an array');
   const envelopeExtra: Record<string, unknown> = {};
   for (const key of Object.keys(envelope)) {
     if (!ENVELOPE_FIELDS.has(key)) envelopeExtra[key] = envelope[key];
@@ -89,9 +86,8 @@ export function readIngestBody(
 
 function checkCount(batch: IngestBatch, maxRecords: number): IngestBatch {
   if (batch.records.length > maxRecords) {
-    throw new ReceiverHttpError(
-      413,
-      ReceiverErrorCodes.TOO_MANY_RECORDS,
+    throw receiverError(
+      'too_many_records',
       `${batch.records.length} records exceed the limit of ${maxRecords} per request`,
     );
   }

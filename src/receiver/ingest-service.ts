@@ -1,5 +1,5 @@
 import type { IngestAcknowledgement, IngestRecordError } from '../contract/ingest-answer.js';
-import { ReceiverErrorCodes, ReceiverHttpError } from './http-errors.js';
+import { receiverError } from './errors.js';
 import type { IngestBatch } from './ingest-body.js';
 import type { ReceiverContext, ResourceAccess } from './receiver-context.js';
 import { validateRecord } from './record-validator.js';
@@ -64,11 +64,7 @@ export function ingest(ctx: ReceiverContext, input: IngestInput): IngestResult {
       );
       if (earlier) {
         if (earlier.bodyDigest !== input.bodyDigest) {
-          throw new ReceiverHttpError(
-            422,
-            ReceiverErrorCodes.IDEMPOTENCY_KEY_REUSED,
-            'Idempotency-Key was already used with a different body',
-          );
+          throw receiverError('idempotency_key_reused');
         }
         return {
           status: earlier.status,

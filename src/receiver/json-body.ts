@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { receiverError } from './errors.js';
 import { isInexact, isRawJson, parseExactNumbers } from './exact-numbers.js';
-import {
-  badRequest,
-  payloadTooLarge,
-  ReceiverErrorCodes,
-  ReceiverHttpError,
-} from './http-errors.js';
 
 const PROTO = '__proto__';
 const gunzipAsync = promisify(gunzip);
@@ -59,25 +54,30 @@ export async function decodeJsonBody(
       bytes = await gunzipAsync(raw, { maxOutputLength: limits.maxBodyBytes });
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-        throw payloadTooLarge(limits.maxBodyBytes);
+        throw receiverError(
+          'payload_too_large',
+          `request body exceeds ${limits.maxBodyBytes} bytes`,
+        );
       }
-      throw badRequest('request body is not valid gzip');
+      throw receiverError('invalid_body', 'request body is not valid gzip');
     }
   } else if (encoding !== 'identity' && encoding !== '') {
-    throw new ReceiverHttpError(
-      415,
-      ReceiverErrorCodes.UNSUPPORTED_ENCODING,
+    throw receiverError(
+      'unsupported_encoding',
       `Content-Encoding "${encoding}" is not supported (use gzip or none)`,
     );
   }
-  if (bytes.length === 0) throw badRequest('request body is empty');
+  if (bytes.length === 0) throw receiverError('invalid_body', 'request body is empty');
   const text = bytes.toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     checkDepth(maxNesting(bytes), limits.maxDepth);
-    throw badRequest(`request body is not valid JSON: ${(error as Error).message}`);
+    throw receiverError(
+      'invalid_body',
+      `request body is not valid JSON: ${(error as Error).message}`,
+    );
   }
   if (ingest) {
     const walk = new Walk(false);
@@ -93,10 +93,7 @@ export async function decodeJsonBody(
 
 function checkDepth(depth: number, maxDepth: number): void {
   if (depth > maxDepth) {
-    throw badRequest(
-      `JSON nesting depth ${depth} exceeds ${maxDepth}`,
-      ReceiverErrorCodes.NESTING_TOO_DEEP,
-    );
+    throw receiverError('nesting_too_deep', `JSON nesting depth ${depth} exceeds ${maxDepth}`);
   }
 }
 

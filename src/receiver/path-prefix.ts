@@ -1,3 +1,5 @@
+import { ReceiverOptionError } from './errors.js';
+
 /** One path segment of a prefix: RFC 3986 unreserved characters. */
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
@@ -15,7 +17,7 @@ export function normalizePathPrefix(value: unknown, name = 'pathPrefix'): string
     !text.startsWith('/') ||
     !segments?.every((segment) => SEGMENT.test(segment) && segment !== '.' && segment !== '..')
   ) {
-    throw new TypeError(
+    throw new ReceiverOptionError(
       `receiver option "${name}" must be a path such as "/DevTools" (segments of letters, digits, "._~-"), got ${JSON.stringify(value)}`,
     );
   }

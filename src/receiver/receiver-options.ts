@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import { ReceiverOptionError } from './errors.js';
 import type { Seed } from './seed.js';
 
 /** Limits against oversized, deep, fast or slow clients (docs/receiver.md, "Limits"). */
@@ -144,7 +145,7 @@ export const DEFAULT_HEALTH_CHECK_OPTIONS: Readonly<HealthCheckOptions> = Object
 
 function positive(value: unknown, name: string, zeroOk = false): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < (zeroOk ? 0 : 1)) {
-    throw new TypeError(
+    throw new ReceiverOptionError(
       `receiver option "${name}" must be a ${zeroOk ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`,
     );
   }
@@ -158,7 +159,7 @@ export function normalizeNotificationOptions(
   const d = DEFAULT_NOTIFICATION_OPTIONS;
   const delays = input.webhookRetryDelaysMillis ?? d.webhookRetryDelaysMillis;
   if (!Array.isArray(delays)) {
-    throw new TypeError(
+    throw new ReceiverOptionError(
       'receiver option "notifications.webhookRetryDelaysMillis" must be an array',
     );
   }
@@ -264,16 +265,19 @@ export function normalizeLimits(limits: Partial<ReceiverLimits> = {}): ReceiverL
   };
   for (const [name, value] of Object.entries(limits) as [keyof ReceiverLimits, unknown][]) {
     if (value === undefined) continue;
-    if (!(name in DEFAULT_LIMITS)) throw new TypeError(`unknown receiver limit "${name}"`);
+    if (!(name in DEFAULT_LIMITS))
+      throw new ReceiverOptionError(`unknown receiver limit "${name}"`);
     const lowest = ZERO_ALLOWED.has(name) ? 0 : 1;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < lowest) {
-      throw new TypeError(
+      throw new ReceiverOptionError(
         `receiver limit "${name}" must be a ${lowest === 0 ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`,
       );
     }
     const ceiling = CEILINGS[name];
     if (ceiling !== undefined && value > ceiling) {
-      throw new TypeError(`receiver limit "${name}" must be at most ${ceiling}, got ${value}`);
+      throw new ReceiverOptionError(
+        `receiver limit "${name}" must be at most ${ceiling}, got ${value}`,
+      );
     }
     result[name] = value;
   }

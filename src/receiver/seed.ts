@@ -7,6 +7,7 @@ import {
   USERNAME_PATTERN,
 } from '../contract/identifiers.js';
 import type { TeamRole } from './authorization.js';
+import { SeedError } from './errors.js';
 import type { Store } from './store/create-store.js';
 import type { HealthState } from './store/directory-store.js';
 import { ALERT_LEVELS, type NotificationSettings } from './store/settings-store.js';
@@ -35,11 +36,6 @@ export interface Seed {
   }[];
   /** Every settings entry, with `resource` resolved to a UUID (nested entries included). */
   notification_settings: SeedNotificationSettings[];
-}
-
-/** A seed that cannot be used; the message names the entry (`resources[0].uuid: ...`). */
-export class SeedError extends Error {
-  override readonly name = 'SeedError';
 }
 
 /** Shortest accepted plaintext key: long enough not to be guessed by accident. */

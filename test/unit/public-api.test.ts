@@ -57,8 +57,11 @@ const RUNTIME_EXPORTS = {
   ],
   'reslog/receiver': [
     'DEFAULT_LIMITS',
+    'RECEIVER_ERRORS',
     'ReceiverErrorCodes',
     'ReceiverHttpError',
+    'ReceiverOptionError',
+    'ReceiverSetupErrorCodes',
     'SeedError',
     'buildReceiver',
     'generateApiKey',

@@ -10,12 +10,7 @@ import {
   type TeamAction,
   type TeamRole,
 } from '../authorization.js';
-import {
-  invalidResource,
-  notFound,
-  ReceiverErrorCodes,
-  ReceiverHttpError,
-} from '../http-errors.js';
+import { receiverError } from '../errors.js';
 import type { Principal, Resource, Role } from '../store/directory-store.js';
 import type { Team } from '../store/team-store.js';
 
@@ -77,26 +72,18 @@ async function authPlugin(app: FastifyInstance) {
   const authenticate = (request: FastifyRequest): Principal => {
     const key = header(request, 'x-api-key');
     if (!key) {
-      throw new ReceiverHttpError(
-        401,
-        ReceiverErrorCodes.MISSING_API_KEY,
-        'X-API-Key header is required',
-      );
+      throw receiverError('missing_api_key');
     }
     const principal = directory.authenticate(key);
     if (!principal) {
-      throw new ReceiverHttpError(401, ReceiverErrorCodes.INVALID_API_KEY, 'API key is not valid');
+      throw receiverError('invalid_api_key');
     }
     request.notes.principal = principal;
     // The header names who is writing (on a shared resource the path names the owner); the
     // key proves it, so it must name the key's own account.
     const claimed = header(request, 'x-user-username');
     if (claimed !== undefined && !sameUsername(claimed, principal.username)) {
-      throw new ReceiverHttpError(
-        401,
-        ReceiverErrorCodes.USERNAME_MISMATCH,
-        'X-User-Username does not name the account of the API key',
-      );
+      throw receiverError('username_mismatch');
     }
     return principal;
   };
@@ -111,13 +98,14 @@ async function authPlugin(app: FastifyInstance) {
     const decision = authorize(role, action);
     if (decision === 'not_found') {
       // Resource paths (logs, by-key, OTLP) answer the service's own code for them.
-      throw action === 'logs.read' || action === 'logs.write' ? invalidResource() : notFound();
+      throw action === 'logs.read' || action === 'logs.write'
+        ? receiverError('invalid_resource')
+        : receiverError('not_found');
     }
     if (resource) request.notes.resource = resource.uuid;
     if (decision === 'forbidden') {
-      throw new ReceiverHttpError(
-        403,
-        ReceiverErrorCodes.FORBIDDEN,
+      throw receiverError(
+        'forbidden',
         action === 'logs.write'
           ? 'this API key may read this resource but not write to it'
           : `your role (${role}) on this resource does not allow ${action}`,
@@ -166,12 +154,11 @@ async function authPlugin(app: FastifyInstance) {
     const decision = authorize(teamRole && roleFromTeam(teamRole), action);
     // Non-members cannot tell a team from one that does not exist.
     if (decision === 'not_found' || !team || !teamRole) {
-      throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'team not found');
+      throw receiverError('not_found', 'team not found');
     }
     if (decision === 'forbidden') {
-      throw new ReceiverHttpError(
-        403,
-        ReceiverErrorCodes.FORBIDDEN,
+      throw receiverError(
+        'forbidden',
         `your role (${teamRole}) on this team does not allow ${action}`,
       );
     }
@@ -211,14 +198,7 @@ async function authPlugin(app: FastifyInstance) {
       done: (error?: Error) => void,
     ) {
       verify(request, reply, (error) => {
-        done(
-          error &&
-            new ReceiverHttpError(
-              401,
-              ReceiverErrorCodes.ADMIN_UNAUTHORIZED,
-              'Authorization: Bearer <admin token> is required',
-            ),
-        );
+        done(error && receiverError('admin_unauthorized'));
       });
     },
   );

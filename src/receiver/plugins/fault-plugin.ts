@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import { receiverError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,12 +36,10 @@ async function faultPlugin(app: FastifyInstance) {
       const action = rule.action;
       request.log.info({ fault: rule.id, action }, 'fault injected');
       if ('status' in action) {
-        throw new ReceiverHttpError(
-          action.status,
-          ReceiverErrorCodes.FAULT_INJECTED,
-          `fault ${rule.id} injected status ${action.status}`,
-          action.retryAfter,
-        );
+        throw receiverError('fault_injected', `fault ${rule.id} injected status ${action.status}`, {
+          status: action.status,
+          retryAfterSeconds: action.retryAfter,
+        });
       }
       if ('delayMillis' in action) {
         const closed = new AbortController();

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import { receiverError } from '../errors.js';
 import { decodeJsonBody } from '../json-body.js';
 
 declare module 'fastify' {
@@ -79,14 +79,7 @@ async function limitsPlugin(app: FastifyInstance) {
         return;
       }
       if (waiting.size >= limits.maxQueuedRequests) {
-        done(
-          new ReceiverHttpError(
-            503,
-            ReceiverErrorCodes.OVERLOADED,
-            'the receiver is overloaded, retry later',
-            1,
-          ),
-        );
+        done(receiverError('overloaded', undefined, { retryAfterSeconds: 1 }));
         return;
       }
       const gone = () => waiting.delete(admit);
@@ -111,14 +104,7 @@ async function limitsPlugin(app: FastifyInstance) {
       const keyId = request.access?.principal.keyId ?? request.notes.principal?.keyId;
       const wait = keyId === undefined ? 0 : rateLimiter.take(String(keyId));
       if (wait > 0) {
-        done(
-          new ReceiverHttpError(
-            429,
-            ReceiverErrorCodes.RATE_LIMITED,
-            'too many requests for this API key',
-            wait,
-          ),
-        );
+        done(receiverError('rate_limited', undefined, { retryAfterSeconds: wait }));
         return;
       }
       done();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import { receiverError } from '../errors.js';
 import { notificationSchema, principalOf } from './api-schemas.js';
 import { errorResponses } from './schemas.js';
 
@@ -7,7 +7,7 @@ const encodeCursor = (id: number) => Buffer.from(`n:${id}`).toString('base64url'
 
 function decodeCursor(cursor: string): number {
   const match = /^n:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw badRequest('cursor is not valid', ReceiverErrorCodes.INVALID_REQUEST);
+  if (!match) throw receiverError('invalid_request', 'cursor is not valid');
   return Number(match[1]);
 }
 
@@ -118,7 +118,7 @@ export async function accountRoutes(app: FastifyInstance) {
       const found = store.notifications.get(id);
       // Someone else's notification is not found, exactly like one that does not exist.
       if (!found || found.accountId !== principal.accountId) {
-        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'notification not found');
+        throw receiverError('not_found', 'notification not found');
       }
       store.notifications.markRead(principal.accountId, id);
       const { accountId: _account, ...view } = store.notifications.get(id) ?? found;

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { isResourceKey, isUuid, USERNAME_PATTERN } from '../../contract/identifiers.js';
 import { generateApiKey } from '../api-keys.js';
-import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
-import { applySeed, SeedError, validateSeed } from '../seed.js';
+import { receiverError, SeedError } from '../errors.js';
+import { applySeed, validateSeed } from '../seed.js';
 import { ownerOf } from './api-schemas.js';
 import { errorResponses, patterns } from './schemas.js';
 
-const conflict = (message: string) =>
-  new ReceiverHttpError(409, ReceiverErrorCodes.CONFLICT, message);
+const conflict = (message: string) => receiverError('conflict', message);
 
 const adminResourceSchema = {
   type: 'object',
@@ -80,8 +79,7 @@ export async function adminRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { username } = request.params as { username: string };
       const account = directory.accountByUsername(username);
-      if (!account)
-        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'account not found');
+      if (!account) throw receiverError('not_found', 'account not found');
       const { key, label } = generateApiKey();
       directory.addApiKey(account.id, key, label);
       // The only time the plaintext key exists outside the client: it is not stored.
@@ -127,18 +125,13 @@ export async function adminRoutes(app: FastifyInstance) {
         collaborators?: { username: string; role: 'viewer' | 'editor' }[];
       };
       if (body.uuid !== undefined && !isUuid(body.uuid)) {
-        throw new ReceiverHttpError(400, ReceiverErrorCodes.INVALID_BODY, 'uuid must be a UUID');
+        throw receiverError('invalid_body', 'uuid must be a UUID');
       }
       if (!isResourceKey(body.key)) {
-        throw new ReceiverHttpError(
-          400,
-          ReceiverErrorCodes.INVALID_BODY,
-          'key is not a resource key',
-        );
+        throw receiverError('invalid_body', 'key is not a resource key');
       }
       const owner = directory.accountByUsername(body.owner);
-      if (!owner)
-        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'owner account not found');
+      if (!owner) throw receiverError('not_found', 'owner account not found');
       const resource = store.transaction(() => {
         if (body.uuid && directory.resourceByUuid(body.uuid)) throw conflict('uuid is taken');
         if (directory.resourceByOwnerKey(body.owner, body.key)) {
@@ -153,9 +146,8 @@ export async function adminRoutes(app: FastifyInstance) {
         for (const c of body.collaborators ?? []) {
           const account = directory.accountByUsername(c.username);
           if (!account || account.id === owner.id) {
-            throw new ReceiverHttpError(
-              400,
-              ReceiverErrorCodes.INVALID_BODY,
+            throw receiverError(
+              'invalid_body',
               `collaborator ${c.username} is not another account`,
             );
           }
@@ -192,7 +184,7 @@ export async function adminRoutes(app: FastifyInstance) {
         return applySeed(store, validateSeed(request.body));
       } catch (error) {
         if (error instanceof SeedError) {
-          throw new ReceiverHttpError(400, ReceiverErrorCodes.INVALID_BODY, error.message);
+          throw receiverError('invalid_body', error.message);
         }
         throw error;
       }
@@ -243,8 +235,7 @@ export async function adminRoutes(app: FastifyInstance) {
     async (request) => {
       const { id } = request.params as { id: number };
       const resource = directory.resourceById(id);
-      if (!resource)
-        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'resource not found');
+      if (!resource) throw receiverError('not_found', 'resource not found');
       return {
         id: resource.id,
         uuid: resource.uuid,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isUuid } from '../../contract/identifiers.js';
+import { receiverError } from '../errors.js';
 import type { FaultRuleInput } from '../fault-rules.js';
-import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
 import { errorResponses } from './schemas.js';
 
 const faultRuleSchema = {
@@ -104,7 +104,7 @@ export async function controlRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       if (!faults.remove((request.params as { id: string }).id)) {
-        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'fault rule not found');
+        throw receiverError('not_found', 'fault rule not found');
       }
       return reply.code(204).send();
     },
@@ -174,8 +174,7 @@ export async function controlRoutes(app: FastifyInstance) {
       const resource = isUuid(query.resource)
         ? store.directory.resourceByUuid(query.resource)
         : undefined;
-      if (!resource)
-        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'resource not found');
+      if (!resource) throw receiverError('not_found', 'resource not found');
       const answer = (count: number) => ({
         resource: resource.uuid,
         count,
@@ -212,7 +211,7 @@ export async function probeRoutes(app: FastifyInstance) {
     { schema: { response: { 200: status, ...errorResponses } } },
     async () => {
       if (!app.receiver.store.db.isOpen) {
-        throw new ReceiverHttpError(503, ReceiverErrorCodes.OVERLOADED, 'database is closed', 1);
+        throw receiverError('not_ready', 'database is closed', { retryAfterSeconds: 1 });
       }
       app.receiver.store.db.prepare('SELECT 1').get();
       return { status: 'ready' };

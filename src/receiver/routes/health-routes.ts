@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import { receiverError } from '../errors.js';
 import type { HealthState } from '../store/directory-store.js';
 import type { HealthCheck, HealthCheckConfig } from '../store/health-store.js';
 import {
@@ -139,7 +139,8 @@ export async function healthRoutes(app: FastifyInstance) {
     async (request) => {
       const { resource } = accessOf(request);
       const config = request.body as HealthCheckConfig;
-      if (!isHttpUrl(config.url)) throw badRequest('url must be an absolute http(s) URL');
+      if (!isHttpUrl(config.url))
+        throw receiverError('invalid_body', 'url must be an absolute http(s) URL');
       const check = store.transaction(() => {
         store.health.putCheck(resource.id, config, clock());
         return store.health.check(resource.id) as HealthCheck;
@@ -163,7 +164,7 @@ export async function healthRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { resource } = accessOf(request);
       if (!store.health.deleteCheck(resource.id)) {
-        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'no health check attached');
+        throw receiverError('not_found', 'no health check attached');
       }
       return reply.code(204).send();
     },

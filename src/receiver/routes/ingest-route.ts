@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { unsupportedMediaType } from '../http-errors.js';
+import { receiverError } from '../errors.js';
 import { readIngestBody } from '../ingest-body.js';
 import { ingest } from '../ingest-service.js';
 import { errorResponses, ingestAnswerSchema, RESOURCE_BASES } from './schemas.js';
@@ -7,7 +7,10 @@ import { errorResponses, ingestAnswerSchema, RESOURCE_BASES } from './schemas.js
 /** A body-less POST never reached the JSON parser: it is "not JSON" (415), like text/plain. */
 export async function requireJsonBody(request: FastifyRequest) {
   if (request.body === undefined) {
-    throw unsupportedMediaType('send a JSON body with Content-Type: application/json');
+    throw receiverError(
+      'unsupported_media_type',
+      'send a JSON body with Content-Type: application/json',
+    );
   }
 }
 

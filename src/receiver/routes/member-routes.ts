@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isUsername } from '../../contract/identifiers.js';
-import { badRequest, ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import { receiverError } from '../errors.js';
 import { ALERT_LEVELS, type NotificationSettings } from '../store/settings-store.js';
 import { accessOf, isHttpUrl, ownerOf, settingsSchema, uuidParamsSchema } from './api-schemas.js';
 import { errorResponses } from './schemas.js';
@@ -20,8 +20,7 @@ const collaboratorSchema = {
   },
 } as const;
 
-const notFound = (what: string) =>
-  new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, `${what} not found`);
+const notFound = (what: string) => receiverError('not_found', `${what} not found`);
 
 /** Sharing (owner only; a collaborator may leave) and each member's own settings (docs/receiver.md, "Permissions"). */
 export async function memberRoutes(app: FastifyInstance) {
@@ -80,7 +79,7 @@ export async function memberRoutes(app: FastifyInstance) {
       const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
       if (!account) throw notFound('account');
       if (account.id === resource.ownerId) {
-        throw badRequest('the owner cannot be a collaborator', ReceiverErrorCodes.INVALID_REQUEST);
+        throw receiverError('invalid_request', 'the owner cannot be a collaborator');
       }
       const added = store.transaction(() => {
         const existed = directory.isCollaborator(resource.id, account.id);
@@ -161,7 +160,7 @@ export async function memberRoutes(app: FastifyInstance) {
       const { resource, principal } = accessOf(request);
       const body = request.body as Partial<NotificationSettings>;
       if (typeof body.webhook_url === 'string' && !isHttpUrl(body.webhook_url)) {
-        throw badRequest('webhook_url must be an absolute http(s) URL');
+        throw receiverError('invalid_body', 'webhook_url must be an absolute http(s) URL');
       }
       // Keyed by the caller's own account: nobody can reach another member's settings.
       return store.transaction(() => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LEVELS } from '../../contract/levels.js';
-import { badRequest, ReceiverErrorCodes } from '../http-errors.js';
+import { receiverError } from '../errors.js';
 import { parseMinLevel } from '../levels.js';
 import type { LogQuery } from '../store/log-store.js';
 import { parseTimestamp } from '../timestamps.js';
@@ -59,14 +59,14 @@ function decodeCursor(text: string, order: 'asc' | 'desc'): Cursor {
   } catch {
     // fall through to the error below
   }
-  throw badRequest('cursor is not valid for this listing', ReceiverErrorCodes.INVALID_REQUEST);
+  throw receiverError('invalid_request', 'cursor is not valid for this listing');
 }
 
 function time(value: string | undefined, name: string): bigint | undefined {
   if (value === undefined) return undefined;
   const nanos = parseTimestamp(value);
   if (nanos === undefined) {
-    throw badRequest(`${name} must be an RFC 3339 timestamp`, ReceiverErrorCodes.INVALID_REQUEST);
+    throw receiverError('invalid_request', `${name} must be an RFC 3339 timestamp`);
   }
   return nanos;
 }
@@ -85,9 +85,9 @@ export async function readRoutes(app: FastifyInstance) {
     if (query.level !== undefined) {
       minRank = parseMinLevel(query.level);
       if (minRank === undefined) {
-        throw badRequest(
+        throw receiverError(
+          'invalid_request',
           `level must be one of ${LEVELS.join(', ')}, "level N" or a rank (a whole number)`,
-          ReceiverErrorCodes.INVALID_REQUEST,
         );
       }
     }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { RESOURCE_KEY_PATTERN } from '../../contract/identifiers.js';
-import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import { receiverError } from '../errors.js';
 import { keyFromName } from '../key-from-name.js';
 import {
   accessOf,
@@ -12,11 +12,7 @@ import {
 import { errorResponses } from './schemas.js';
 
 const conflict = (owner: string, key: string) =>
-  new ReceiverHttpError(
-    409,
-    ReceiverErrorCodes.CONFLICT,
-    `${owner} already has a resource with key ${key}`,
-  );
+  receiverError('conflict', `${owner} already has a resource with key ${key}`);
 
 const nameSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const keySchema = { type: 'string', pattern: RESOURCE_KEY_PATTERN } as const;

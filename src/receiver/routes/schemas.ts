@@ -1,5 +1,5 @@
 import { RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../../contract/identifiers.js';
-import { errorResponseSchema } from '../http-errors.js';
+import { errorResponseSchema } from '../errors.js';
 
 /** Path parameters of resource routes. Formats are checked by the auth hook, which answers
  * 404 for anything it cannot see, so that a malformed UUID looks like a missing one. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUsername, RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../../contract/identifiers.js';
 import type { TeamRole } from '../authorization.js';
-import { ReceiverErrorCodes, ReceiverHttpError } from '../http-errors.js';
+import { receiverError } from '../errors.js';
 import { keyFromName } from '../key-from-name.js';
 import { apiResourceSchema, principalOf, resourceView } from './api-schemas.js';
 import { errorResponses } from './schemas.js';
@@ -38,8 +38,7 @@ const teamSchema = {
   },
 } as const;
 
-const conflict = (message: string) =>
-  new ReceiverHttpError(409, ReceiverErrorCodes.CONFLICT, message);
+const conflict = (message: string) => receiverError('conflict', message);
 
 const lastAdmin = () =>
   conflict('a team keeps at least one admin: make another member admin first');
@@ -179,8 +178,7 @@ export async function teamRoutes(app: FastifyInstance) {
       const { username } = request.params as { username: string };
       const { role } = request.body as { role: TeamRole };
       const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
-      if (!account)
-        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'account not found');
+      if (!account) throw receiverError('not_found', 'account not found');
       const added = store.transaction(() => {
         const current = teams.roleOf(team.id, account.id);
         if (current === 'admin' && role !== 'admin' && teams.adminCount(team.id) === 1) {
@@ -216,8 +214,7 @@ export async function teamRoutes(app: FastifyInstance) {
           // Access, settings, notifications and pending webhooks end in one transaction.
           return teams.removeMember(team.id, account.id);
         });
-      if (!removed)
-        throw new ReceiverHttpError(404, ReceiverErrorCodes.NOT_FOUND, 'member not found');
+      if (!removed) throw receiverError('not_found', 'member not found');
       return reply.code(204).send();
     },
   );

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { ReceiverHttpError } from '../../../src/receiver/errors.js';
 import { isRawJson } from '../../../src/receiver/exact-numbers.js';
-import { ReceiverHttpError } from '../../../src/receiver/http-errors.js';
 import { decodeJsonBody, maxNesting, TooDeepRecord } from '../../../src/receiver/json-body.js';
 
 const LIMITS = { maxBodyBytes: 1_000, maxDepth: 4 };
