@@ -21,8 +21,11 @@ export type ProxyFault =
 export interface TcpProxy {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
-  /** Where new connections go; `undefined` resets them at once (nothing listening). */
-  setUpstream(port: number | undefined): void;
+  /**
+   * Where new connections go; `undefined` resets them at once (nothing listening). `host`
+   * (kept when omitted) moves them to another host too, e.g. a restarted container's mapping.
+   */
+  setUpstream(port: number | undefined, host?: string): void;
   /** How many requests got each fault so far (all 0 without `decide`: nothing is framed). */
   counts(): Record<ProxyFault['kind'], number>;
   close(): Promise<void>;
@@ -30,7 +33,8 @@ export interface TcpProxy {
 
 /**
  * A TCP proxy on 127.0.0.1, port 0, in front of the receiver, so the receiver can go away and
- * come back in a new process (on a new port 0) while the app keeps one base URL. With no
+ * come back in a new process (on a new port 0), or a restarted container with a new port
+ * mapping, while the app keeps one base URL. With no
  * upstream, connections are reset at once, as a host with nothing listening would.
  *
  * Without `decide` it passes bytes through untouched (the bench's outage). With `decide` it is
@@ -39,10 +43,16 @@ export interface TcpProxy {
  * `decide(n)` (n = 0, 1, … over all requests) picks it.
  */
 export async function startTcpProxy(
-  options: { upstreamPort?: number; decide?: (requestIndex: number) => ProxyFault } = {},
+  options: {
+    upstreamPort?: number;
+    /** @default '127.0.0.1' */
+    upstreamHost?: string;
+    decide?: (requestIndex: number) => ProxyFault;
+  } = {},
 ): Promise<TcpProxy> {
   const decide = options.decide;
   let upstreamPort = options.upstreamPort;
+  let upstreamHost = options.upstreamHost ?? '127.0.0.1';
   let requests = 0;
   const counts: Record<ProxyFault['kind'], number> = {
     pass: 0,
@@ -59,7 +69,7 @@ export async function startTcpProxy(
       client.resetAndDestroy();
       return;
     }
-    const upstream = netConnect({ port: upstreamPort, host: '127.0.0.1' });
+    const upstream = netConnect({ port: upstreamPort, host: upstreamHost });
     if (decide === undefined) {
       for (const socket of [client, upstream]) {
         sockets.add(socket);
@@ -157,8 +167,9 @@ export async function startTcpProxy(
   if (address === null || typeof address === 'string') throw new Error('no proxy address');
   return {
     url: `http://127.0.0.1:${address.port}`,
-    setUpstream(port) {
+    setUpstream(port, host) {
       upstreamPort = port;
+      if (host !== undefined) upstreamHost = host;
       if (port === undefined) for (const socket of sockets) socket.destroy();
     },
     counts: () => ({ ...counts }),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ResourceLogExporter } from '../../src/index.js';
 import type { StartedReslogReceiverContainer } from '../../src/testing/index.js';
+import { startTcpProxy, type TcpProxy } from '../harness/tcp-proxy.ts';
 import { exportOnce, logRecord, resource } from '../helpers/records.js';
 import {
   ALICE_KEY,
@@ -12,14 +13,13 @@ import {
   receiverImage,
   removeVolume,
 } from './helpers/receiver.js';
-import { startTcpForwarder, type TcpForwarder } from './helpers/tcp-forwarder.js';
 
 const SUCCESS = 0;
 
 describe.skipIf(!receiverImage)('the receiver container restarted mid-stream', () => {
   const volume = `reslog-it-${randomUUID().slice(0, 8)}`;
   const containers: StartedReslogReceiverContainer[] = [];
-  let forwarder: TcpForwarder | undefined;
+  let forwarder: TcpProxy | undefined;
   afterAll(async () => {
     await forwarder?.close();
     for (const container of containers) await container.stop();
@@ -30,7 +30,10 @@ describe.skipIf(!receiverImage)('the receiver container restarted mid-stream', (
     const receiver = await receiverContainer().withDatabaseVolume(volume).start();
     containers.push(receiver);
     // The host port mapping changes on restart; the exporter keeps one URL in front of it.
-    forwarder = await startTcpForwarder(receiver.getHost(), receiver.getMappedPort(8765));
+    forwarder = await startTcpProxy({
+      upstreamHost: receiver.getHost(),
+      upstreamPort: receiver.getMappedPort(8765),
+    });
     const exporter = new ResourceLogExporter({
       baseUrl: forwarder.url,
       apiKey: ALICE_KEY,
@@ -48,7 +51,7 @@ describe.skipIf(!receiverImage)('the receiver container restarted mid-stream', (
       if (b === 10) {
         // restart() kills the container (SIGKILL, no grace) while this batch is in flight.
         restarted = receiver.restart().then(() => {
-          forwarder?.retarget(receiver.getHost(), receiver.getMappedPort(8765));
+          forwarder?.setUpstream(receiver.getMappedPort(8765), receiver.getHost());
         });
       }
       const messages = Array.from({ length: perBatch }, (_, i) => `batch ${b} record ${i}`);
