@@ -52,11 +52,21 @@ export const RECEIVER_ERRORS = {
   },
   rate_limited: { status: 429, message: 'too many requests for this API key' },
   internal_error: { status: 500, message: 'internal error' },
-  /** The status is the fault rule's; 500 only when none is given. */
-  fault_injected: { status: 500, message: 'fault injected' },
+  /** Answered with the fault rule's status (any 4xx or 5xx); 500 is only the nominal one. */
+  fault_injected: { status: 500, message: 'fault injected', statusVaries: true },
   overloaded: { status: 503, message: 'the receiver is overloaded, retry later' },
   not_ready: { status: 503, message: 'the receiver is not ready' },
-} as const satisfies Record<string, { readonly status: number; readonly message: string }>;
+} as const satisfies Record<string, ReceiverErrorEntry>;
+
+/** One row of {@link RECEIVER_ERRORS}. */
+export interface ReceiverErrorEntry {
+  /** The HTTP status of the answer. */
+  readonly status: number;
+  /** The message when the call site gives none. */
+  readonly message: string;
+  /** The answer's status is chosen where it is made (a fault rule's), not this one. */
+  readonly statusVaries?: true;
+}
 
 /** A code of {@link RECEIVER_ERRORS}: what `error.code` of an error answer may be. */
 export type ReceiverErrorCode = keyof typeof RECEIVER_ERRORS;
