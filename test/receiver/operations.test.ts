@@ -223,4 +223,13 @@ describe('idempotency, admin API, faults, journal, wait and metrics', () => {
       status: 'ready',
     });
   });
+
+  it('answers readiness with 503 not_ready and Retry-After once the database is closed', async () => {
+    await app.ready();
+    app.receiver.store.db.close();
+    const ready = await app.inject({ method: 'GET', url: '/_receiver/health/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.headers['retry-after']).toBe('1');
+    expect(ready.json().error).toMatchObject({ code: 'not_ready', message: 'database is closed' });
+  });
 });
