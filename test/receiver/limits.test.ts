@@ -198,5 +198,10 @@ describe('error statuses and limits', () => {
       /headersTimeoutMillis/,
     );
     expect(() => receiver({ limits: { maxBodyBytes: -1 } })).toThrow(/positive integer/);
+    // A coded TypeError, as before it had a code (docs/errors.md, "Receiver").
+    expect(() => receiver({ limits: { maxBodyBytes: -1 } })).toThrow(TypeError);
+    expect(() => receiver({ limits: { maxBodyBytes: -1 } })).toThrow(
+      expect.objectContaining({ code: 'RESLOG_RECEIVER_INVALID_OPTION' }),
+    );
   });
 });
