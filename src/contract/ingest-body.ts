@@ -1,7 +1,7 @@
 /**
  * The JSON body of `POST …/resources/<uuid>/logs/` (docs/protocol.md, "Request body"). The
  * exporter writes it as text in this field order (src/exporter/log-serializer.ts); the
- * receiver reads it as untrusted JSON and checks every field (src/receiver/ingest-body.ts,
+ * receiver reads it as untrusted JSON and checks every field (src/receiver/ingest/ingest-body.ts,
  * record-validator.ts), so the types say what a well-formed body holds, not what arrives.
  */
 

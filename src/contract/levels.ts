@@ -3,7 +3,7 @@
  * the receiver ranks, their ranks, the aliases both sides take, and the level of an
  * OpenTelemetry severity number. What each side adds stays on its side: the exporter's
  * severity texts and its `alert` rule (src/exporter/severity.ts), the receiver's names kept as
- * sent, `level N` and `notset` (src/receiver/levels.ts).
+ * sent, `level N` and `notset` (src/receiver/ingest/levels.ts).
  */
 
 /** The canonical level names, lowest first. */

@@ -2,7 +2,7 @@
  * Timestamps on the wire (docs/protocol.md, "Timestamps"): RFC 3339 with up to nanosecond
  * precision and any offset. The two sides share only this: the exporter formats OpenTelemetry
  * times in UTC with 3, 6 or 9 digits (src/exporter/timestamp.ts), the receiver parses any
- * text that matches and normalises it to nanoseconds (src/receiver/timestamps.ts).
+ * text that matches and normalises it to nanoseconds (src/receiver/ingest/timestamps.ts).
  */
 
 /** Most fractional digits a timestamp may carry: nanoseconds. */

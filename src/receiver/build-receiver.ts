@@ -1,21 +1,33 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { installErrorHandlers } from './error-handler.js';
-import { createFaultRegistry } from './fault-rules.js';
-import { createLogEvents } from './log-events.js';
-import { createMetrics } from './metrics.js';
+import { createFaultRegistry } from './control/fault-rules.js';
+import { createLogEvents } from './control/log-events.js';
+import { createRequestJournal } from './control/request-journal.js';
+import { installErrorHandlers } from './http/error-handler.js';
+import { createMetrics } from './http/metrics.js';
+import { normalizePathPrefix } from './http/path-prefix.js';
+import authPlugin from './http/plugins/auth-plugin.js';
+import faultPlugin from './http/plugins/fault-plugin.js';
+import limitsPlugin from './http/plugins/limits-plugin.js';
+import monitorPlugin from './http/plugins/monitor-plugin.js';
+import observabilityPlugin from './http/plugins/observability-plugin.js';
+import storagePlugin from './http/plugins/storage-plugin.js';
+import { createRateLimiter } from './http/rate-limiter.js';
+import { accountRoutes } from './http/routes/account-routes.js';
+import { adminRoutes } from './http/routes/admin-routes.js';
+import { controlRoutes, probeRoutes } from './http/routes/control-routes.js';
+import { healthRoutes } from './http/routes/health-routes.js';
+import { ingestRoute } from './http/routes/ingest-route.js';
+import { memberRoutes } from './http/routes/member-routes.js';
+import { openApi, openApiRoute } from './http/routes/openapi-routes.js';
+import { otlpRoute } from './http/routes/otlp-route.js';
+import { readRoutes } from './http/routes/read-routes.js';
+import { resourceRoutes } from './http/routes/resource-routes.js';
+import { teamRoutes } from './http/routes/team-routes.js';
 import { createHealthChecker } from './monitor/health-checker.js';
 import { createMonitor } from './monitor/monitor.js';
 import { createWebhookWorker } from './monitor/webhook-worker.js';
-import { normalizePathPrefix } from './path-prefix.js';
-import authPlugin from './plugins/auth-plugin.js';
-import faultPlugin from './plugins/fault-plugin.js';
-import limitsPlugin from './plugins/limits-plugin.js';
-import monitorPlugin from './plugins/monitor-plugin.js';
-import observabilityPlugin from './plugins/observability-plugin.js';
-import storagePlugin from './plugins/storage-plugin.js';
-import { createRateLimiter } from './rate-limiter.js';
 import type { ReceiverContext } from './receiver-context.js';
 import {
   normalizeHealthCheckOptions,
@@ -23,18 +35,6 @@ import {
   normalizeNotificationOptions,
   type ReceiverOptions,
 } from './receiver-options.js';
-import { createRequestJournal } from './request-journal.js';
-import { accountRoutes } from './routes/account-routes.js';
-import { adminRoutes } from './routes/admin-routes.js';
-import { controlRoutes, probeRoutes } from './routes/control-routes.js';
-import { healthRoutes } from './routes/health-routes.js';
-import { ingestRoute } from './routes/ingest-route.js';
-import { memberRoutes } from './routes/member-routes.js';
-import { openApi, openApiRoute } from './routes/openapi-routes.js';
-import { otlpRoute } from './routes/otlp-route.js';
-import { readRoutes } from './routes/read-routes.js';
-import { resourceRoutes } from './routes/resource-routes.js';
-import { teamRoutes } from './routes/team-routes.js';
 import { validateSeed } from './seed.js';
 import { createStore } from './store/create-store.js';
 

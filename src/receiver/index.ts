@@ -1,6 +1,8 @@
-export { generateApiKey } from './api-keys.js';
-export type { TeamRole } from './authorization.js';
 export { buildReceiver } from './build-receiver.js';
+export type { FaultAction, FaultRule, FaultRuleInput } from './control/fault-rules.js';
+export type { JournalEntry } from './control/request-journal.js';
+export { generateApiKey } from './http/api-keys.js';
+export type { TeamRole } from './http/authorization.js';
 export {
   RECEIVER_ERRORS,
   type ReceiverErrorCode,
@@ -9,14 +11,12 @@ export {
   ReceiverOptionError,
   ReceiverSetupErrorCodes,
   SeedError,
-} from './errors.js';
-export type { FaultAction, FaultRule, FaultRuleInput } from './fault-rules.js';
+} from './http/errors.js';
 export {
   DEFAULT_LIMITS,
   type ReceiverLimits,
   type ReceiverOptions,
 } from './receiver-options.js';
-export type { JournalEntry } from './request-journal.js';
 export {
   loadSeedFile,
   type Seed,

@@ -1,12 +1,12 @@
-import type { FaultRegistry, FaultRule } from './fault-rules.js';
-import type { LogEvents } from './log-events.js';
-import type { ReceiverMetrics } from './metrics.js';
+import type { FaultRegistry, FaultRule } from './control/fault-rules.js';
+import type { LogEvents } from './control/log-events.js';
+import type { RequestJournal } from './control/request-journal.js';
+import type { ReceiverMetrics } from './http/metrics.js';
+import type { RateLimiter } from './http/rate-limiter.js';
 import type { HealthChecker } from './monitor/health-checker.js';
 import type { Monitor } from './monitor/monitor.js';
 import type { WebhookWorker } from './monitor/webhook-worker.js';
-import type { RateLimiter } from './rate-limiter.js';
 import type { ReceiverLimits } from './receiver-options.js';
-import type { RequestJournal } from './request-journal.js';
 import type { Seed } from './seed.js';
 import type { Store } from './store/create-store.js';
 import type { Principal, Resource, Role } from './store/directory-store.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LEVEL_RANKS, LEVELS } from '../../src/contract/levels.js';
-import { levelNameOfRank, parseMinLevel, readLevel } from '../../src/receiver/levels.js';
+import { levelNameOfRank, parseMinLevel, readLevel } from '../../src/receiver/ingest/levels.js';
 import { summariseLogs } from '../../src/receiver/monitor/log-alert-summary.js';
 import { post, readLogs, receiver } from './fixtures.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseTimestamp } from '../../src/receiver/timestamps.js';
+import { parseTimestamp } from '../../src/receiver/ingest/timestamps.js';
 import { CHECKOUT, ingestPath, KEYS, post, readLogs, receiver } from './fixtures.js';
 
 /**

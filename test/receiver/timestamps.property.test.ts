@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RFC3339_TIMESTAMP } from '../../src/contract/timestamps.js';
-import { formatTimestamp, parseTimestamp } from '../../src/receiver/timestamps.js';
+import { formatTimestamp, parseTimestamp } from '../../src/receiver/ingest/timestamps.js';
 
 /**
  * The parser caches the last date-and-time prefix it read, to save the full parse of most

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/receiver/seeded-random.js';
+import { seededRandom } from '../../src/receiver/control/seeded-random.js';
 import { killAllReceivers, printed } from '../harness/receiver-process.ts';
 import { killAllApps } from './helpers/app-process.ts';
 import {

@@ -19,9 +19,9 @@ import { RFC3339_TIMESTAMP } from '../../src/contract/timestamps.js';
 import { createLogSerializer } from '../../src/exporter/log-serializer.js';
 import { parseMinLevel as exporterMinLevel, levelOf } from '../../src/exporter/severity.js';
 import { createTimestampFormatter } from '../../src/exporter/timestamp.js';
-import { parseLevel, readLevel } from '../../src/receiver/levels.js';
-import { validateRecord } from '../../src/receiver/record-validator.js';
-import { parseTimestamp } from '../../src/receiver/timestamps.js';
+import { parseLevel, readLevel } from '../../src/receiver/ingest/levels.js';
+import { validateRecord } from '../../src/receiver/ingest/record-validator.js';
+import { parseTimestamp } from '../../src/receiver/ingest/timestamps.js';
 import { logRecord } from '../helpers/records.js';
 
 const UUID = '6f1d2c3b-8a4e-4f5a-9b6c-7d8e9f0a1b2c';

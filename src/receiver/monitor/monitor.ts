@@ -1,8 +1,8 @@
+import { formatTimestamp } from '../ingest/timestamps.js';
 import type { Store } from '../store/create-store.js';
 import type { HealthState, Resource } from '../store/directory-store.js';
 import type { HealthSource, ProbeResult } from '../store/health-store.js';
 import type { NewLog } from '../store/log-store.js';
-import { formatTimestamp } from '../timestamps.js';
 import { type LogAlertSummary, summariseLogs } from './log-alert-summary.js';
 
 export interface HealthChange {

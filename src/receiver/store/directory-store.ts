@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { digestKey, digestsEqual } from '../api-keys.js';
-import { roleOnResource, type TeamRole } from '../authorization.js';
+import { digestKey, digestsEqual } from '../http/api-keys.js';
+import { roleOnResource, type TeamRole } from '../http/authorization.js';
 
 export type Role = 'owner' | 'editor' | 'viewer';
 export type HealthState = 'unknown' | 'healthy' | 'degraded' | 'down';

@@ -1,7 +1,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { parseStoredJson } from '../exact-numbers.js';
-import { canonicalLevelOfRank, levelNameOfRank } from '../levels.js';
-import { formatTimestamp } from '../timestamps.js';
+import { parseStoredJson } from '../ingest/exact-numbers.js';
+import { canonicalLevelOfRank, levelNameOfRank } from '../ingest/levels.js';
+import { formatTimestamp } from '../ingest/timestamps.js';
 import { fromSqlText, sqlText } from './sql-text.js';
 
 /** One validated log record, ready to store. */

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { TeamRole } from '../authorization.js';
+import type { TeamRole } from '../http/authorization.js';
 
 export interface Team {
   id: number;

@@ -9,8 +9,8 @@ import {
   ReceiverSetupErrorCodes,
   receiverError,
   SeedError,
-} from '../../../src/receiver/errors.js';
-import { normalizePathPrefix } from '../../../src/receiver/path-prefix.js';
+} from '../../../src/receiver/http/errors.js';
+import { normalizePathPrefix } from '../../../src/receiver/http/path-prefix.js';
 import {
   normalizeHealthCheckOptions,
   normalizeLimits,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFaultRegistry } from '../../../src/receiver/fault-rules.js';
+import { createFaultRegistry } from '../../../src/receiver/control/fault-rules.js';
 
 const ALICE = { username: 'alice', resource: '6f1d2c3b-8a4e-4f5a-9b6c-7d8e9f0a1b2c' };
 const BOB = { username: 'bob', resource: '0b7c5a2e-1d3f-4e6a-8b9c-0d1e2f3a4b5c' };

@@ -1,8 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ReceiverHttpError } from '../../../src/receiver/errors.js';
-import { isRawJson } from '../../../src/receiver/exact-numbers.js';
-import { decodeJsonBody, maxNesting, TooDeepRecord } from '../../../src/receiver/json-body.js';
+import { ReceiverHttpError } from '../../../src/receiver/http/errors.js';
+import { isRawJson } from '../../../src/receiver/ingest/exact-numbers.js';
+import {
+  decodeJsonBody,
+  maxNesting,
+  TooDeepRecord,
+} from '../../../src/receiver/ingest/json-body.js';
 
 const LIMITS = { maxBodyBytes: 1_000, maxDepth: 4 };
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));

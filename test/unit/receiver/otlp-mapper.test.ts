@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromAnyValue, fromKeyValues, fromOtlp } from '../../../src/receiver/otlp-mapper.js';
+import { fromAnyValue, fromKeyValues, fromOtlp } from '../../../src/receiver/ingest/otlp-mapper.js';
 
 const RECEIVED = 1_700_000_000_000_000_000n;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../../src/receiver/rate-limiter.js';
+import { createRateLimiter } from '../../../src/receiver/http/rate-limiter.js';
 
 function limiter(ratePerSecond: number, burst: number) {
   let now = 1_000_000;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseExactNumbers } from '../../../src/receiver/exact-numbers.js';
-import { TooDeepRecord } from '../../../src/receiver/json-body.js';
-import { type RecordLimits, validateRecord } from '../../../src/receiver/record-validator.js';
+import { parseExactNumbers } from '../../../src/receiver/ingest/exact-numbers.js';
+import { TooDeepRecord } from '../../../src/receiver/ingest/json-body.js';
+import {
+  type RecordLimits,
+  validateRecord,
+} from '../../../src/receiver/ingest/record-validator.js';
 
 const RECEIVED = 1_700_000_000_000_000_000n;
 const LIMITS: RecordLimits = { maxMessageBytes: 100, maxAttributesBytes: 200 };

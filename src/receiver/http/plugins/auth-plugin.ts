@@ -1,7 +1,9 @@
 import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { isResourceKey, isUsername, isUuid } from '../../contract/identifiers.js';
+import { isResourceKey, isUsername, isUuid } from '../../../contract/identifiers.js';
+import type { Principal, Resource, Role } from '../../store/directory-store.js';
+import type { Team } from '../../store/team-store.js';
 import {
   type Action,
   authorize,
@@ -11,8 +13,6 @@ import {
   type TeamRole,
 } from '../authorization.js';
 import { receiverError } from '../errors.js';
-import type { Principal, Resource, Role } from '../store/directory-store.js';
-import type { Team } from '../store/team-store.js';
 
 export type AccessMode = 'read' | 'write';
 

@@ -1,4 +1,4 @@
-import type { Role } from './store/directory-store.js';
+import type { Role } from '../store/directory-store.js';
 
 /**
  * Everything an API key may ask for. Account actions need only a valid key; resource

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { ResourceAccess } from '../receiver-context.js';
-import type { Principal, Resource, Role } from '../store/directory-store.js';
-import { ALERT_LEVELS } from '../store/settings-store.js';
+import type { ResourceAccess } from '../../receiver-context.js';
+import type { Principal, Resource, Role } from '../../store/directory-store.js';
+import { ALERT_LEVELS } from '../../store/settings-store.js';
 
 /** JSON schemas and small helpers shared by the management API (`/api/*`). */
 

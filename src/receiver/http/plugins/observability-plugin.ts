@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type JournalEntry, redactHeaders } from '../request-journal.js';
+import { type JournalEntry, redactHeaders } from '../../control/request-journal.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

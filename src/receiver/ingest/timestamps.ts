@@ -1,4 +1,4 @@
-import { MAX_FRACTION_DIGITS, RFC3339_TIMESTAMP } from '../contract/timestamps.js';
+import { MAX_FRACTION_DIGITS, RFC3339_TIMESTAMP } from '../../contract/timestamps.js';
 
 /**
  * Timestamps as the receiver reads and answers them. The wire format, RFC 3339 with up to

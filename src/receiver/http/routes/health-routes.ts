@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { HealthState } from '../../store/directory-store.js';
+import type { HealthCheck, HealthCheckConfig } from '../../store/health-store.js';
 import { receiverError } from '../errors.js';
-import type { HealthState } from '../store/directory-store.js';
-import type { HealthCheck, HealthCheckConfig } from '../store/health-store.js';
 import {
   accessOf,
   healthCheckSchema,

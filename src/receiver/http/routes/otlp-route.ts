@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ingest } from '../ingest-service.js';
-import { fromOtlp } from '../otlp-mapper.js';
-import { nanosFromMillis } from '../timestamps.js';
+import { ingest } from '../../ingest/ingest-service.js';
+import { fromOtlp } from '../../ingest/otlp-mapper.js';
+import { nanosFromMillis } from '../../ingest/timestamps.js';
 import { requireJsonBody } from './ingest-route.js';
 import { errorResponses, RESOURCE_BASES } from './schemas.js';
 

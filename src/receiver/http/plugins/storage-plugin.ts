@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ReceiverContext } from '../receiver-context.js';
-import { applySeed } from '../seed.js';
-import { IDEMPOTENCY_TTL_MILLIS } from '../store/idempotency-store.js';
+import type { ReceiverContext } from '../../receiver-context.js';
+import { applySeed } from '../../seed.js';
+import { IDEMPOTENCY_TTL_MILLIS } from '../../store/idempotency-store.js';
 
 /**
  * Owns the store's lifetime: applies the start seed, forgets expired idempotency keys (at

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LEVELS } from '../../contract/levels.js';
+import { LEVELS } from '../../../contract/levels.js';
+import { parseMinLevel } from '../../ingest/levels.js';
+import { parseTimestamp } from '../../ingest/timestamps.js';
+import type { LogQuery } from '../../store/log-store.js';
 import { receiverError } from '../errors.js';
-import { parseMinLevel } from '../levels.js';
-import type { LogQuery } from '../store/log-store.js';
-import { parseTimestamp } from '../timestamps.js';
 import { ownerOf } from './api-schemas.js';
 import {
   errorResponses,

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { RESOURCE_KEY_PATTERN } from '../../contract/identifiers.js';
+import { RESOURCE_KEY_PATTERN } from '../../../contract/identifiers.js';
 import { receiverError } from '../errors.js';
-import { keyFromName } from '../key-from-name.js';
 import {
   accessOf,
   apiResourceSchema,
@@ -9,6 +8,7 @@ import {
   resourceView,
   uuidParamsSchema,
 } from './api-schemas.js';
+import { keyFromName } from './key-from-name.js';
 import { errorResponses } from './schemas.js';
 
 const conflict = (owner: string, key: string) =>

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { isUuid } from '../../contract/identifiers.js';
+import { isUuid } from '../../../contract/identifiers.js';
+import type { FaultRuleInput } from '../../control/fault-rules.js';
 import { receiverError } from '../errors.js';
-import type { FaultRuleInput } from '../fault-rules.js';
 import { errorResponses } from './schemas.js';
 
 const faultRuleSchema = {

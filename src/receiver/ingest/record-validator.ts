@@ -1,10 +1,10 @@
-import type { IngestRecordError } from '../contract/ingest-answer.js';
-import { INGEST_RECORD_FIELDS } from '../contract/ingest-body.js';
-import { LEVEL_RANKS, levelOfSeverityNumber } from '../contract/levels.js';
+import type { IngestRecordError } from '../../contract/ingest-answer.js';
+import { INGEST_RECORD_FIELDS } from '../../contract/ingest-body.js';
+import { LEVEL_RANKS, levelOfSeverityNumber } from '../../contract/levels.js';
+import type { NewLog } from '../store/log-store.js';
 import { isRawJson, numberValue } from './exact-numbers.js';
 import { TooDeepRecord } from './json-body.js';
 import { type LogLevel, MAX_LEVEL_NAME_LENGTH, readLevel } from './levels.js';
-import type { NewLog } from './store/log-store.js';
 import { parseTimestamp } from './timestamps.js';
 
 export interface RecordLimits {

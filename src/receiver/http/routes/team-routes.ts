@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isUsername, RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../../contract/identifiers.js';
+import {
+  isUsername,
+  RESOURCE_KEY_PATTERN,
+  USERNAME_PATTERN,
+} from '../../../contract/identifiers.js';
 import type { TeamRole } from '../authorization.js';
 import { receiverError } from '../errors.js';
-import { keyFromName } from '../key-from-name.js';
 import { apiResourceSchema, principalOf, resourceView } from './api-schemas.js';
+import { keyFromName } from './key-from-name.js';
 import { errorResponses } from './schemas.js';
 
 const ROLES = ['viewer', 'editor', 'admin'] as const;

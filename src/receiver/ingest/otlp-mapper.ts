@@ -1,8 +1,8 @@
-import type { IngestRecordError } from '../contract/ingest-answer.js';
-import { LEVEL_RANKS, type Level, levelOfSeverityNumber } from '../contract/levels.js';
+import type { IngestRecordError } from '../../contract/ingest-answer.js';
+import { LEVEL_RANKS, type Level, levelOfSeverityNumber } from '../../contract/levels.js';
+import type { NewLog } from '../store/log-store.js';
 import type { IngestBatch } from './ingest-body.js';
 import { parseLevel } from './levels.js';
-import type { NewLog } from './store/log-store.js';
 import { isStorableNanos } from './timestamps.js';
 
 /** OTLP/JSON AnyValue (opentelemetry-proto `common.proto`, JSON mapping). */

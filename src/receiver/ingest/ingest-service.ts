@@ -1,9 +1,9 @@
-import type { IngestAcknowledgement, IngestRecordError } from '../contract/ingest-answer.js';
-import { receiverError } from './errors.js';
+import type { IngestAcknowledgement, IngestRecordError } from '../../contract/ingest-answer.js';
+import { receiverError } from '../http/errors.js';
+import type { ReceiverContext, ResourceAccess } from '../receiver-context.js';
+import type { NewLog } from '../store/log-store.js';
 import type { IngestBatch } from './ingest-body.js';
-import type { ReceiverContext, ResourceAccess } from './receiver-context.js';
 import { validateRecord } from './record-validator.js';
-import type { NewLog } from './store/log-store.js';
 import { nanosFromMillis } from './timestamps.js';
 
 export interface IngestResult {

@@ -1,4 +1,4 @@
-import { RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../../contract/identifiers.js';
+import { RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../../../contract/identifiers.js';
 import { errorResponseSchema } from '../errors.js';
 
 /** Path parameters of resource routes. Formats are checked by the auth hook, which answers

@@ -1,4 +1,4 @@
-import { LEVEL_ALIASES, LEVEL_RANKS, LEVELS, type Level } from '../contract/levels.js';
+import { LEVEL_ALIASES, LEVEL_RANKS, LEVELS, type Level } from '../../contract/levels.js';
 
 /**
  * Log levels as the receiver reads them (docs/protocol.md, "Levels"). Names, ranks and aliases

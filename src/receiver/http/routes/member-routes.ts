@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { isUsername } from '../../contract/identifiers.js';
+import { isUsername } from '../../../contract/identifiers.js';
+import { ALERT_LEVELS, type NotificationSettings } from '../../store/settings-store.js';
 import { receiverError } from '../errors.js';
-import { ALERT_LEVELS, type NotificationSettings } from '../store/settings-store.js';
 import { accessOf, isHttpUrl, ownerOf, settingsSchema, uuidParamsSchema } from './api-schemas.js';
 import { errorResponses } from './schemas.js';
 
