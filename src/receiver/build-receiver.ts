@@ -15,8 +15,7 @@ import observabilityPlugin from './http/plugins/observability-plugin.js';
 import storagePlugin from './http/plugins/storage-plugin.js';
 import { createRateLimiter } from './http/rate-limiter.js';
 import { accountRoutes } from './http/routes/account-routes.js';
-import { adminRoutes } from './http/routes/admin-routes.js';
-import { controlRoutes, probeRoutes } from './http/routes/control-routes.js';
+import { controlPlaneRoutes, probeRoutes } from './http/routes/control-plane-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { ingestRoute } from './http/routes/ingest-route.js';
 import { memberRoutes } from './http/routes/member-routes.js';
@@ -178,7 +177,6 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
     },
     { prefix: pathPrefix },
   );
-  app.register(adminRoutes);
-  app.register(controlRoutes);
+  app.register(controlPlaneRoutes);
   return app;
 }

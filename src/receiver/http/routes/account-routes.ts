@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { receiverError } from '../errors.js';
-import { notificationSchema, principalOf } from './api-schemas.js';
-import { errorResponses } from './schemas.js';
+import { principalOf } from '../request-access.js';
+import { errorResponses, notificationSchema } from './schemas.js';
 
 const encodeCursor = (id: number) => Buffer.from(`n:${id}`).toString('base64url');
 

@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { HealthState } from '../../store/directory-store.js';
 import type { HealthCheck, HealthCheckConfig } from '../../store/health-store.js';
 import { receiverError } from '../errors.js';
+import { accessOf } from '../request-access.js';
+import { isHttpUrl } from './http-url.js';
 import {
-  accessOf,
+  errorResponses,
   healthCheckSchema,
   healthEventSchema,
-  isHttpUrl,
   uuidParamsSchema,
-} from './api-schemas.js';
-import { errorResponses } from './schemas.js';
+} from './schemas.js';
 
 const STATES = ['unknown', 'healthy', 'degraded', 'down'] as const;
 

@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { isUsername } from '../../../contract/identifiers.js';
 import { ALERT_LEVELS, type NotificationSettings } from '../../store/settings-store.js';
 import { receiverError } from '../errors.js';
-import { accessOf, isHttpUrl, ownerOf, settingsSchema, uuidParamsSchema } from './api-schemas.js';
-import { errorResponses } from './schemas.js';
+import { accessOf } from '../request-access.js';
+import { isHttpUrl } from './http-url.js';
+import { ownerOf } from './resource-view.js';
+import { errorResponses, settingsSchema, uuidParamsSchema } from './schemas.js';
 
 const memberParamsSchema = {
   type: 'object',

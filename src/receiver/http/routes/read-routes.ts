@@ -4,7 +4,7 @@ import { parseMinLevel } from '../../ingest/levels.js';
 import { parseTimestamp } from '../../ingest/timestamps.js';
 import type { LogQuery } from '../../store/log-store.js';
 import { receiverError } from '../errors.js';
-import { ownerOf } from './api-schemas.js';
+import { ownerOf } from './resource-view.js';
 import {
   errorResponses,
   RESOURCE_BASES,

@@ -1,15 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { RESOURCE_KEY_PATTERN } from '../../../contract/identifiers.js';
 import { receiverError } from '../errors.js';
-import {
-  accessOf,
-  apiResourceSchema,
-  principalOf,
-  resourceView,
-  uuidParamsSchema,
-} from './api-schemas.js';
+import { accessOf, principalOf } from '../request-access.js';
 import { keyFromName } from './key-from-name.js';
-import { errorResponses } from './schemas.js';
+import { resourceView } from './resource-view.js';
+import { apiResourceSchema, errorResponses, uuidParamsSchema } from './schemas.js';
 
 const conflict = (owner: string, key: string) =>
   receiverError('conflict', `${owner} already has a resource with key ${key}`);

@@ -6,9 +6,10 @@ import {
 } from '../../../contract/identifiers.js';
 import type { TeamRole } from '../authorization.js';
 import { receiverError } from '../errors.js';
-import { apiResourceSchema, principalOf, resourceView } from './api-schemas.js';
+import { principalOf } from '../request-access.js';
 import { keyFromName } from './key-from-name.js';
-import { errorResponses } from './schemas.js';
+import { resourceView } from './resource-view.js';
+import { apiResourceSchema, errorResponses } from './schemas.js';
 
 const ROLES = ['viewer', 'editor', 'admin'] as const;
 
