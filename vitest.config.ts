@@ -30,6 +30,8 @@ export default defineConfig({
         'test/compat/**/*.test.ts',
         'test/bench/**/*.test.ts',
       ]),
+      // The receiver's web console in Debian's Chromium, driven by playwright-core.
+      project('browser', ['test/browser/**/*.test.ts']),
       {
         // Against the receiver in a container (docs/testing.md). The global setup builds the
         // image once per run, or reports loudly that there is no Docker engine and the suite
