@@ -30,8 +30,16 @@ export default defineConfig({
         'test/compat/**/*.test.ts',
         'test/bench/**/*.test.ts',
       ]),
-      // The receiver's web console in Debian's Chromium, driven by playwright-core.
-      project('browser', ['test/browser/**/*.test.ts']),
+      // The receiver's web console in Debian's Chromium, driven by playwright-core; the global
+      // setup builds the console's assets first.
+      {
+        test: {
+          ...shared,
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts'],
+        },
+      },
       {
         // Against the receiver in a container (docs/testing.md). The global setup builds the
         // image once per run, or reports loudly that there is no Docker engine and the suite

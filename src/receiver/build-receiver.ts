@@ -15,6 +15,7 @@ import observabilityPlugin from './http/plugins/observability-plugin.js';
 import storagePlugin from './http/plugins/storage-plugin.js';
 import { createRateLimiter } from './http/rate-limiter.js';
 import { accountRoutes } from './http/routes/account-routes.js';
+import { consoleRoutes } from './http/routes/console-routes.js';
 import { controlPlaneRoutes, probeRoutes } from './http/routes/control-plane-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { ingestRoute } from './http/routes/ingest-route.js';
@@ -37,14 +38,23 @@ import {
 import { validateSeed } from './seed.js';
 import { createStore } from './store/create-store.js';
 
-/** The package version, shown in the OpenAPI document (src/receiver and dist/receiver alike). */
+/**
+ * The reslog-receiver package's version, shown in the OpenAPI document: its package.json is
+ * beside this file in the repository and two levels up in `dist/receiver/`.
+ */
 function packageVersion(): string {
-  try {
-    const url = new URL('../../package.json', import.meta.url);
-    return (JSON.parse(readFileSync(url, 'utf8')) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
+  for (const path of ['./package.json', '../../package.json']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (manifest.name === 'reslog-receiver') return manifest.version ?? '0.0.0';
+    } catch {
+      // not this one
+    }
   }
+  return '0.0.0';
 }
 
 /** Log paths that could carry secrets; pino replaces them with `[Redacted]`. */
@@ -178,5 +188,6 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
     { prefix: pathPrefix },
   );
   app.register(controlPlaneRoutes);
+  if (options.console !== false) app.register(consoleRoutes, { pathPrefix });
   return app;
 }

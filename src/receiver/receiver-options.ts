@@ -69,6 +69,19 @@ export interface ReceiverLimits {
    * @default 30000
    */
   requestTimeoutMillis: number;
+  /**
+   * Bytes a follow stream (`?follow=true`) may hold for a client that has not taken them;
+   * while it is full, no more records are read for that client, and a client that leaves it
+   * full for a whole `followHeartbeatMillis` is cut off (docs/receiver.md, "Follow").
+   * @default 1048576 (1 MiB)
+   */
+  maxFollowBufferBytes: number;
+  /**
+   * How often an idle follow stream sends a heartbeat (an empty NDJSON line, an SSE comment)
+   * so that proxies keep it open; also how long a full buffer may stay full.
+   * @default 15000
+   */
+  followHeartbeatMillis: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ReceiverLimits> = Object.freeze({
@@ -83,6 +96,8 @@ export const DEFAULT_LIMITS: Readonly<ReceiverLimits> = Object.freeze({
   maxQueuedRequests: 10_000,
   headersTimeoutMillis: 10_000,
   requestTimeoutMillis: 30_000,
+  maxFollowBufferBytes: 1024 * 1024,
+  followHeartbeatMillis: 15_000,
 });
 
 const CEILINGS: Partial<Record<keyof ReceiverLimits, number>> = {
@@ -249,6 +264,12 @@ export interface ReceiverOptions {
    * @default '' (no prefix)
    */
   pathPrefix?: string;
+  /**
+   * Serve the web console at `/` (docs/receiver.md, "Web console"), always at the root; its
+   * API calls go under `pathPrefix`. `false`: `/` is a 404 like any unknown path.
+   * @default true
+   */
+  console?: boolean;
 }
 
 /** Limits where 0 means "off" (no rate limit, no queue). */

@@ -56,6 +56,10 @@ export const RECEIVER_ERRORS = {
   fault_injected: { status: 500, message: 'fault injected', statusVaries: true },
   overloaded: { status: 503, message: 'the receiver is overloaded, retry later' },
   not_ready: { status: 503, message: 'the receiver is not ready' },
+  console_unavailable: {
+    status: 503,
+    message: 'console assets not built: run npm run build',
+  },
 } as const satisfies Record<string, ReceiverErrorEntry>;
 
 /** One row of {@link RECEIVER_ERRORS}. */
@@ -93,6 +97,7 @@ export const ReceiverErrorCodes = {
   RATE_LIMITED: 'rate_limited',
   OVERLOADED: 'overloaded',
   NOT_READY: 'not_ready',
+  CONSOLE_UNAVAILABLE: 'console_unavailable',
   FAULT_INJECTED: 'fault_injected',
   REQUEST_TIMEOUT: 'request_timeout',
   INTERNAL: 'internal_error',
