@@ -6,7 +6,7 @@
 // Exit code 0 only when every emitted record was read back from the receiver.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buildReceiver } from 'reslog/receiver';
+import { buildReceiver } from 'reslog-receiver';
 import { createDemoApp } from './app.ts';
 import { createProgress } from './progress.ts';
 import { readBack, renderSummary } from './summary.ts';

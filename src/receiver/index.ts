@@ -12,6 +12,8 @@ export {
   ReceiverSetupErrorCodes,
   SeedError,
 } from './http/errors.js';
+export { normalizePathPrefix } from './http/path-prefix.js';
+export type { ReadLogsQuery } from './http/routes/read-routes.js';
 export {
   DEFAULT_LIMITS,
   type ReceiverLimits,

@@ -80,24 +80,28 @@ export async function productionPackages(root: string): Promise<string[]> {
   return [...found].sort();
 }
 
-/** `…/node_modules/a/node_modules/b` → `node_modules/a/node_modules/b`: the path from the
- * outermost node_modules, which is where it goes under /app in the image. */
-function modulePath(location: string): string {
+/**
+ * Where an installed package goes under /app in the image: below the receiver package itself,
+ * its path there (`node_modules/a`); elsewhere the path from the outermost node_modules
+ * (`…/node_modules/a/node_modules/b` → `node_modules/a/node_modules/b`).
+ */
+function modulePath(location: string, root: string): string {
+  if (location.startsWith(root + sep)) return relative(root, location).split(sep).join('/');
   const parts = location.split(sep);
   const first = parts.indexOf('node_modules');
   return parts.slice(first).join('/');
 }
 
 /**
- * Every file the Dockerfile copies, laid out as in the repository (see `.dockerignore`):
- * `package.json`, `dist/` (without the testing module, which the receiver never loads),
- * the production `node_modules`, and the entrypoint and health check under `docker/`.
+ * Every file the Dockerfile copies, laid out as in the reslog-receiver package at `root`:
+ * `package.json`, `dist/`, the production `node_modules`, and the Dockerfile, entrypoint and
+ * health check under `docker/` (which the package's build copies from the repository's docker/).
  */
 export async function imageContextFiles(root: string): Promise<ContextFile[]> {
   const cli = join(root, 'dist', 'receiver', 'cli.js');
   if (!existsSync(cli)) {
     throw new Error(
-      `cannot build the receiver image: ${cli} does not exist. Build reslog first (npm run build).`,
+      `cannot build the receiver image: ${cli} does not exist. Build the reslog-receiver package first (npm run build).`,
     );
   }
   const files: ContextFile[] = [];
@@ -106,13 +110,12 @@ export async function imageContextFiles(root: string): Promise<ContextFile[]> {
   for (const name of ['Dockerfile', 'entrypoint.mjs', 'healthcheck.mjs']) {
     add(join(root, 'docker', name), `docker/${name}`);
   }
-  const distTesting = join(root, 'dist', 'testing');
-  for (const file of await listFiles(join(root, 'dist'), (p) => p === distTesting)) {
+  for (const file of await listFiles(join(root, 'dist'), () => false)) {
     add(file, relative(root, file).split(sep).join('/'));
   }
   const targets = new Map<string, string>();
   for (const location of await productionPackages(root)) {
-    const target = modulePath(location);
+    const target = modulePath(location, root);
     const other = targets.get(target);
     if (other !== undefined && other !== location) {
       throw new Error(

@@ -51,9 +51,15 @@ export async function resolveNodeImage(requested?: string): Promise<string> {
     );
   }
   console.warn(
-    `reslog/testing: ${DEFAULT_NODE_IMAGE} cannot be pulled here; building a local Node base image with docker/build-node-base.sh`,
+    `reslog-testcontainers: ${DEFAULT_NODE_IMAGE} cannot be pulled here; building a local Node base image with docker/build-node-base.sh`,
   );
-  const { stdout } = await run('bash', [script], { cwd: PACKAGE_ROOT, maxBuffer: 1 << 20 });
+  // The base gets the Node binary running this process unless one is named: in an installed
+  // package there is no node_modules/.bin/node next to the script.
+  const env = {
+    ...process.env,
+    RESLOG_NODE_BINARY: process.env.RESLOG_NODE_BINARY ?? process.execPath,
+  };
+  const { stdout } = await run('bash', [script], { cwd: PACKAGE_ROOT, env, maxBuffer: 1 << 20 });
   const tag = stdout.trim().split('\n').pop();
   if (!tag) throw new Error(`${script} printed no image tag`);
   return tag;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { GenericContainer, getContainerRuntimeClient, ImageName } from 'testcontainers';
 import { hashContext, imageContextFiles, writeContext } from './image-context.js';
 import { resolveNodeImage } from './node-image.js';
-import { PACKAGE_ROOT } from './package-root.js';
+import { receiverPackageRoot } from './package-root.js';
 
 /** Options of {@link buildReceiverImage}. */
 export interface BuildReceiverImageOptions {
@@ -20,8 +20,9 @@ export interface BuildReceiverImageOptions {
    */
   tag?: string;
   /**
-   * The reslog package directory holding `dist/`, `docker/` and `node_modules`.
-   * @default the package this module was loaded from
+   * The reslog-receiver package directory holding `dist/`, `docker/` and `package.json`; its
+   * dependencies are found from there the way Node finds them.
+   * @default the reslog-receiver package this module resolves
    */
   root?: string;
 }
@@ -29,7 +30,7 @@ export interface BuildReceiverImageOptions {
 const builds = new Map<string, Promise<string>>();
 
 async function build(options: BuildReceiverImageOptions): Promise<string> {
-  const root = options.root ?? PACKAGE_ROOT;
+  const root = options.root ?? receiverPackageRoot();
   const files = await imageContextFiles(root);
   const nodeImage = await resolveNodeImage(options.nodeImage);
   const client = await getContainerRuntimeClient();
@@ -61,8 +62,8 @@ async function build(options: BuildReceiverImageOptions): Promise<string> {
 }
 
 /**
- * Builds the receiver image from `docker/Dockerfile` on the host's build of reslog (`dist/`
- * plus production `node_modules`; nothing is downloaded) and returns its name. Builds once per
+ * Builds the receiver image from `docker/Dockerfile` on the host's installed reslog-receiver
+ * (its `dist/` plus its production `node_modules`; nothing is downloaded) and returns its name. Builds once per
  * process and content: concurrent and repeated calls share one build, and an image with the
  * same content hash from an earlier run is reused as it is.
  */

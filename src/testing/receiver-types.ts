@@ -1,8 +1,7 @@
 /** Shapes of the receiver's control and read APIs as the testing helpers return them
  * (docs/receiver.md). Fields the helpers do not interpret are passed through. */
 
-import type { FaultRule } from '../receiver/control/fault-rules.js';
-import type { StoredLog } from '../receiver/store/log-store.js';
+import type { FaultRule, StoredLog } from 'reslog-receiver';
 
 export interface CreatedAccount {
   username: string;
@@ -30,10 +29,8 @@ export interface ReceiverResource {
   collaborators: { username: string; role: string }[];
 }
 
-export type { ReadLogsQuery } from '../receiver/http/routes/read-routes.js';
-
 // The read API answers the stored log as is (its response schema is the store's row): one shape.
-export type { StoredLog } from '../receiver/store/log-store.js';
+export type { ReadLogsQuery, StoredLog } from 'reslog-receiver';
 
 /** @deprecated The same shape as `StoredLog` (a log as the read API returns it); use that. */
 export type ReceivedLog = StoredLog;
@@ -44,8 +41,7 @@ export interface LogPage {
 }
 
 // The control plane's shapes are the receiver's own: one name, one shape in both entry points.
-export type { FaultAction, FaultRule, FaultRuleInput } from '../receiver/control/fault-rules.js';
-export type { JournalEntry } from '../receiver/control/request-journal.js';
+export type { FaultAction, FaultRule, FaultRuleInput, JournalEntry } from 'reslog-receiver';
 
 /** @deprecated The same shape as `FaultRule` (a rule as the receiver stores it); use that. */
 export type StoredFaultRule = FaultRule;

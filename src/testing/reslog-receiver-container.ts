@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { normalizePathPrefix } from 'reslog-receiver';
 import { GenericContainer, ImageName, Wait } from 'testcontainers';
-import { normalizePathPrefix } from '../receiver/http/path-prefix.js';
 import { buildReceiverImage } from './receiver-image.js';
 import { StartedReslogReceiverContainer } from './started-reslog-receiver-container.js';
 

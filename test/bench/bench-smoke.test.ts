@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BenchResults } from '../../bench/results-types.ts';
 // The bench is TypeScript run by Node's type stripping: the project's pinned Node 24.
-import { NODE, ROOT } from '../harness/paths.ts';
+import { NODE, RECEIVER_CLI, ROOT } from '../harness/paths.ts';
 
 const run = promisify(execFile);
 
@@ -41,15 +41,15 @@ describe('npm run bench -- --quick', () => {
   let serviceStem: string;
 
   beforeAll(async () => {
-    if (
-      !existsSync(join(ROOT, 'dist', 'index.js')) ||
-      !existsSync(join(ROOT, 'dist', 'receiver', 'cli.js'))
-    ) {
-      await run(
-        NODE,
-        [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-        { cwd: ROOT },
-      );
+    // The bench loads both packages' builds: reslog's dist/ and reslog-receiver's.
+    for (const [built, config] of [
+      [join(ROOT, 'dist', 'index.js'), 'tsconfig.build.json'],
+      [RECEIVER_CLI, join('src', 'receiver', 'tsconfig.build.json')],
+    ] as const) {
+      if (existsSync(built)) continue;
+      await run(NODE, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config], {
+        cwd: ROOT,
+      });
     }
     const [all, six, seven] = await Promise.all([
       quickBench([]),

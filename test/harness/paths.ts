@@ -10,5 +10,5 @@ export const NODE = existsSync(join(ROOT, 'node_modules/.bin/node'))
   ? join(ROOT, 'node_modules/.bin/node')
   : process.execPath;
 
-/** The built receiver CLI (`npm run build`). */
-export const RECEIVER_CLI = join(ROOT, 'dist/receiver/cli.js');
+/** The built receiver CLI (`npm run build`), in the reslog-receiver package. */
+export const RECEIVER_CLI = join(ROOT, 'src/receiver/dist/receiver/cli.js');

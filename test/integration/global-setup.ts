@@ -21,6 +21,8 @@ function banner(lines: string[]): string {
 function newestMillis(directory: string): number {
   let newest = 0;
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    // Build output inside src/ (each package's dist/ and docker/) is not source.
+    if (entry.name === 'dist' || entry.name === 'docker') continue;
     const path = join(directory, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestMillis(path) : statSync(path).mtimeMs);
   }
@@ -88,7 +90,7 @@ export default async function setup(project: TestProject) {
   await disableReaperIfUnavailable();
   // The image is built from dist/: a missing build is an error, a stale one a loud warning
   // (the unit tests of the same run test src/, the container would run older code).
-  const cli = join(root, 'dist', 'receiver', 'cli.js');
+  const cli = join(root, 'src', 'receiver', 'dist', 'receiver', 'cli.js');
   if (!existsSync(cli)) {
     throw new Error('the integration suite needs dist/: run `npm run build` first');
   }

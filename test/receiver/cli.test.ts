@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, CHECKOUT, KEYS } from './fixtures.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(root, 'dist/receiver/cli.js');
+const cli = join(root, 'src/receiver/dist/receiver/cli.js');
 const node = join(root, 'node_modules/.bin/node');
 const seed = join(root, 'examples/seed.json');
 const dir = mkdtempSync(join(tmpdir(), 'reslog-receiver-'));

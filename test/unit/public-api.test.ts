@@ -55,7 +55,7 @@ const RUNTIME_EXPORTS = {
     'VERSION',
     'parseResourceUrl',
   ],
-  'reslog/receiver': [
+  'reslog-receiver': [
     'DEFAULT_LIMITS',
     'RECEIVER_ERRORS',
     'ReceiverErrorCodes',
@@ -66,9 +66,10 @@ const RUNTIME_EXPORTS = {
     'buildReceiver',
     'generateApiKey',
     'loadSeedFile',
+    'normalizePathPrefix',
     'validateSeed',
   ],
-  'reslog/testing': [
+  'reslog-testcontainers': [
     'DATA_PATH',
     'RECEIVER_PORT',
     'ReslogReceiverContainer',
@@ -81,8 +82,8 @@ const RUNTIME_EXPORTS = {
 describe('public API', () => {
   it.each([
     ['reslog', reslog],
-    ['reslog/receiver', receiver],
-    ['reslog/testing', testing],
+    ['reslog-receiver', receiver],
+    ['reslog-testcontainers', testing],
   ] as const)('%s exports exactly the listed runtime names', (entry, module) => {
     expect(Object.keys(module).sort()).toEqual([...RUNTIME_EXPORTS[entry]].sort());
   });
@@ -128,7 +129,7 @@ describe('public API', () => {
     expectTypeOf<'circuit_open'>().toExtend<DropReason>();
     expectTypeOf<MinLevel>().toExtend<string>();
     expectTypeOf<AttributeValue>().toExtend<unknown>();
-    // What a seed (reslog/receiver) is written in.
+    // What a seed (reslog-receiver) is written in.
     type SeedTeamRole = receiverTypes.Seed['teams'][number]['members'][number]['role'];
     expectTypeOf<SeedTeamRole>().toEqualTypeOf<receiverTypes.TeamRole>();
     type SeedResource = receiverTypes.Seed['resources'][number];
@@ -144,7 +145,7 @@ describe('public API', () => {
     >().toEqualTypeOf<receiverTypes.AlertLevel | null>();
   });
 
-  it('one name means one shape in reslog/receiver and reslog/testing', () => {
+  it('one name means one shape in reslog-receiver and reslog-testcontainers', () => {
     expectTypeOf<testingTypes.FaultRule>().toEqualTypeOf<receiverTypes.FaultRule>();
     expectTypeOf<testingTypes.FaultRuleInput>().toEqualTypeOf<receiverTypes.FaultRuleInput>();
     expectTypeOf<testingTypes.FaultAction>().toEqualTypeOf<receiverTypes.FaultAction>();
