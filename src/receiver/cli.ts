@@ -152,6 +152,8 @@ async function main(): Promise<void> {
   if (pathPrefix !== '') {
     console.error(`reslog-receiver serves the data plane and /api under ${pathPrefix}`);
   }
+  // The console is always at the root, with or without a prefix (docs/receiver.md, "Web console").
+  console.error(`reslog-receiver web console: http://${urlHost}:${actualPort}/`);
   process.stdout.write(`reslog-receiver listening on http://${urlHost}:${actualPort}\n`);
 }
 
