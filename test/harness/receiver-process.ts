@@ -32,7 +32,7 @@ export interface ReceiverProcessOptions {
   nodeArgs?: readonly string[];
   /** The Node binary. @default the `node` devDependency, else this process's */
   node?: string;
-  /** The CLI script. @default dist/receiver/cli.js */
+  /** The CLI script. @default src/receiver/dist/receiver/cli.js (the reslog-receiver build) */
   cli?: string;
   /** @default 20_000 */
   readyTimeoutMillis?: number;
