@@ -3,6 +3,7 @@ import type { Store } from '../store/create-store.js';
 import type { HealthState } from '../store/directory-store.js';
 import type { HealthCheck, ProbeResult } from '../store/health-store.js';
 import type { Monitor } from './monitor.js';
+import { createPollingWorker, type PollingWorker } from './polling-worker.js';
 
 export interface HealthCheckerOptions {
   store: Store;
@@ -15,14 +16,12 @@ export interface HealthCheckerOptions {
   log: { warn(object: object, message: string): void };
 }
 
-/** Probes the health checks attached to resources when they are due. */
-export interface HealthChecker {
-  start(): void;
-  /** Looks for due checks now (one was just attached). */
-  kick(): void;
-  /** Stops scheduling and aborts probes in flight (their results are discarded). */
-  stop(): Promise<void>;
-}
+/**
+ * Probes the health checks attached to resources when they are due. `kick()` looks for due
+ * checks now (one was just attached); `stop()` aborts probes in flight and discards their
+ * results.
+ */
+export type HealthChecker = PollingWorker;
 
 /** The state a probe leads to: `healthy`, else `degraded` until the threshold, then `down`. */
 export function stateAfterProbe(ok: boolean, failures: number, failuresUntilDown: number) {
@@ -33,12 +32,9 @@ export function stateAfterProbe(ok: boolean, failures: number, failuresUntilDown
 export function createHealthChecker(options: HealthCheckerOptions): HealthChecker {
   const { store, clock } = options;
   const agent = new Agent({ connections: 4, keepAliveTimeout: 1000 });
-  const abort = new AbortController();
   const inFlight = new Map<number, Promise<void>>();
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = true;
 
-  const probe = async (check: HealthCheck): Promise<ProbeResult> => {
+  const probe = async (check: HealthCheck, signal: AbortSignal): Promise<ProbeResult> => {
     const started = performance.now();
     const at = new Date(clock()).toISOString();
     const done = (status: number | null, error: string | null): ProbeResult => ({
@@ -59,7 +55,7 @@ export function createHealthChecker(options: HealthCheckerOptions): HealthChecke
         headers: { 'user-agent': 'reslog-receiver health check' },
         headersTimeout: check.timeout_millis,
         bodyTimeout: check.timeout_millis,
-        signal: AbortSignal.any([abort.signal, AbortSignal.timeout(check.timeout_millis)]),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(check.timeout_millis)]),
       });
       await response.body.dump({ limit: 64 * 1024 });
       return done(response.statusCode, null);
@@ -73,9 +69,9 @@ export function createHealthChecker(options: HealthCheckerOptions): HealthChecke
     }
   };
 
-  const run = async (check: HealthCheck) => {
-    const result = await probe(check);
-    if (stopped || !store.db.isOpen) return;
+  const run = async (check: HealthCheck, signal: AbortSignal) => {
+    const result = await probe(check, signal);
+    if (signal.aborted || !store.db.isOpen) return;
     const failures = result.ok ? 0 : check.consecutiveFailures + 1;
     const state = stateAfterProbe(result.ok, failures, options.failuresUntilDown);
     store.transaction(() => {
@@ -97,45 +93,36 @@ export function createHealthChecker(options: HealthCheckerOptions): HealthChecke
     });
   };
 
-  const tick = () => {
-    if (stopped || !store.db.isOpen) return;
-    clearTimeout(timer);
-    for (const check of store.health.due(clock())) {
-      if (inFlight.has(check.resourceId)) continue;
-      const running = run(check)
-        .catch((error: unknown) => options.log.warn({ err: error }, 'health check failed'))
-        .finally(() => {
-          inFlight.delete(check.resourceId);
-          if (!stopped) tick();
-        });
-      inFlight.set(check.resourceId, running);
-    }
-    // Checks still due are in flight; each calls tick() when it ends.
-    const next = store.health.nextDueMs();
-    const now = clock();
-    const wait =
-      next === undefined || next <= now
-        ? options.pollMillis
-        : Math.min(next - now, options.pollMillis);
-    timer = setTimeout(tick, wait);
-    timer.unref();
-  };
-
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      tick();
+  const worker = createPollingWorker({
+    name: 'health checker',
+    clock,
+    pollMillis: options.pollMillis,
+    log: options.log,
+    isOpen: () => store.db.isOpen,
+    // A pass starts every due check that is not in flight and returns: each probe runs on its
+    // own and kicks the worker when it ends.
+    async pass(signal) {
+      for (const check of store.health.due(clock())) {
+        if (inFlight.has(check.resourceId)) continue;
+        const running = run(check, signal)
+          .catch((error: unknown) => options.log.warn({ err: error }, 'health check failed'))
+          .finally(() => {
+            inFlight.delete(check.resourceId);
+            worker.kick();
+          });
+        inFlight.set(check.resourceId, running);
+      }
     },
-    kick() {
-      if (!stopped) tick();
+    // Checks already due are in flight, and each kicks the worker when it ends: wait for the
+    // next one not yet due.
+    nextDueMs() {
+      const next = store.health.nextDueMs();
+      return next === undefined || next <= clock() ? undefined : next;
     },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      abort.abort();
+    async onStop() {
       await Promise.allSettled(inFlight.values());
       await agent.destroy();
     },
-  };
+  });
+  return worker;
 }

@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Store } from '../store/create-store.js';
 import type { DueDelivery } from '../store/notification-store.js';
+import { createPollingWorker, type PollingWorker } from './polling-worker.js';
 import { signWebhook } from './webhook-signature.js';
 
 export interface WebhookWorkerOptions {
@@ -15,14 +16,12 @@ export interface WebhookWorkerOptions {
   log: { warn(object: object, message: string): void };
 }
 
-/** Sends pending webhooks from the `webhook_deliveries` table until stopped. */
-export interface WebhookWorker {
-  start(): void;
-  /** Looks at the queue now (a delivery was just queued). */
-  kick(): void;
-  /** Stops polling and aborts attempts in flight; they stay pending for the next start. */
-  stop(): Promise<void>;
-}
+/**
+ * Sends pending webhooks from the `webhook_deliveries` table until stopped. `kick()` looks at
+ * the queue now (a delivery was just queued); `stop()` aborts attempts in flight, which stay
+ * pending for the next start.
+ */
+export type WebhookWorker = PollingWorker;
 
 /** Statuses worth another attempt: the receiver may recover; other 4xx will not. */
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
@@ -31,13 +30,8 @@ const BATCH = 16;
 export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { store, clock } = options;
   const agent = new Agent({ connections: 8, keepAliveTimeout: 4000 });
-  const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = true;
 
-  const attempt = async (delivery: DueDelivery) => {
+  const attempt = async (delivery: DueDelivery, signal: AbortSignal) => {
     const notification = store.notifications.get(delivery.notificationId);
     if (!notification) return; // the member was removed or the resource deleted
     const account = store.directory.accountById(delivery.accountId);
@@ -66,13 +60,13 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         body,
         headersTimeout: options.timeoutMillis,
         bodyTimeout: options.timeoutMillis,
-        signal: AbortSignal.any([abort.signal, AbortSignal.timeout(options.timeoutMillis)]),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMillis)]),
       });
       status = response.statusCode;
       await response.body.dump({ limit: 64 * 1024 });
     } catch (cause) {
       // Stopping: leave it pending with its attempts unchanged, to be sent after a restart.
-      if (abort.signal.aborted || !store.db.isOpen) return;
+      if (signal.aborted || !store.db.isOpen) return;
       const err = cause as Error & { code?: string };
       error =
         err.name === 'TimeoutError'
@@ -100,62 +94,23 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     }
   };
 
-  const drain = async () => {
-    do {
-      again = false;
+  return createPollingWorker({
+    name: 'webhook worker',
+    clock,
+    pollMillis: options.pollMillis,
+    log: options.log,
+    isOpen: () => store.db.isOpen,
+    async pass(signal) {
       for (;;) {
-        if (stopped || !store.db.isOpen) return;
+        if (signal.aborted || !store.db.isOpen) return;
         const due = store.notifications.dueDeliveries(clock(), BATCH);
-        if (due.length === 0) break;
-        await Promise.all(due.map(attempt));
-        if (stopped) return;
+        if (due.length === 0) return;
+        await Promise.all(due.map((delivery) => attempt(delivery, signal)));
         // A delivery that is still due (same clock) was retried with no delay: move on.
-        if (due.length < BATCH) break;
+        if (due.length < BATCH) return;
       }
-    } while (again);
-  };
-
-  const schedule = () => {
-    if (stopped) return;
-    clearTimeout(timer);
-    const next = store.db.isOpen ? store.notifications.nextDeliveryDueMs() : undefined;
-    const wait =
-      next === undefined
-        ? options.pollMillis
-        : Math.min(Math.max(next - clock(), 0), options.pollMillis);
-    timer = setTimeout(run, wait);
-    timer.unref();
-  };
-
-  function run() {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((error: unknown) => options.log.warn({ err: error }, 'webhook worker failed'))
-      .finally(() => {
-        running = undefined;
-        schedule();
-      });
-  }
-
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      run();
     },
-    kick() {
-      if (!stopped) run();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      abort.abort();
-      await running;
-      await agent.destroy();
-    },
-  };
+    nextDueMs: () => store.notifications.nextDeliveryDueMs(),
+    onStop: () => agent.destroy(),
+  });
 }
