@@ -15,11 +15,6 @@ export class ApiError extends Error {
 
 export type Query = Record<string, string | number | undefined>;
 
-/** The service's path prefix, written into index.html by the receiver ("Path prefix"). */
-export function apiBase(): string {
-  return document.querySelector('meta[name="reslog-api-base"]')?.getAttribute('content') ?? '';
-}
-
 export function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
@@ -52,7 +47,8 @@ export interface ApiClient {
   send<T>(method: 'POST' | 'PUT', path: string, body?: unknown): Promise<T>;
 }
 
-export function createApiClient(credential: Credential, base = apiBase()): ApiClient {
+/** `base` is the service's path prefix (api-base.ts), '' without one. */
+export function createApiClient(credential: Credential, base: string): ApiClient {
   const headers = () => ({ accept: 'application/json', ...authHeaders(credential) });
   const request = async <T>(path: string, init: RequestInit): Promise<T> => {
     let response: Response;

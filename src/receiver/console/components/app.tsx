@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
+import { apiBase } from '../api-base.ts';
 import { createApiClient } from '../api-client.ts';
 import { type Credential, clearCredential, loadCredential, saveCredential } from '../credential.ts';
 import { useRoute } from '../route.ts';
@@ -34,7 +35,7 @@ export function App() {
 }
 
 function SignedIn(props: { credential: Credential; onSignOut(): void }) {
-  const api = useMemo(() => createApiClient(props.credential), [props.credential]);
+  const api = useMemo(() => createApiClient(props.credential, apiBase()), [props.credential]);
   const route = useRoute();
   const me = useApiGet<{ username: string }>(
     api,

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { apiBase } from '../api-base.ts';
 import { ApiError, createApiClient } from '../api-client.ts';
 import type { Credential } from '../credential.ts';
 
@@ -21,7 +22,9 @@ export function SignIn({ onSignIn }: { onSignIn(credential: Credential): void })
     setError(undefined);
     try {
       // Any route the credential may read proves it: /api/me for a key, the list for the token.
-      await createApiClient(credential).get(kind === 'key' ? '/api/me' : '/api/resources');
+      await createApiClient(credential, apiBase()).get(
+        kind === 'key' ? '/api/me' : '/api/resources',
+      );
       onSignIn(credential);
     } catch (caught) {
       const status = caught instanceof ApiError ? caught.status : 0;
