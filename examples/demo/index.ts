@@ -22,11 +22,13 @@ const seed = JSON.parse(readFileSync(new URL('../demo-seed.json', import.meta.ur
 const API_KEY = 'demo-dev-key-0000000001';
 const USERNAME = 'demo';
 
-const receiver = buildReceiver({ seed, ...(args.db ? { dbPath: args.db } : {}), logger: false });
+const receiver = buildReceiver({ seed, ...(args.db ? { db: args.db } : {}), logger: false });
 const url = await listen(Number(args.port));
 console.log(
   `reslog demo: receiver listening on ${url}${args.db ? ` (data in ${args.db})` : ' (in memory)'}`,
 );
+// The receiver's web console (docs/receiver.md, "Web console"), signed in with the demo key.
+console.log(`reslog demo: web console at ${url}/ (sign in with the API key ${API_KEY})`);
 
 const app = createDemoApp(url, API_KEY, USERNAME);
 const progress = createProgress(() => ({
@@ -49,6 +51,7 @@ console.log(renderSummary(summary, app.stats(), url, API_KEY, USERNAME));
 
 if (args['keep-running']) {
   console.log(`\nThe receiver stays up at ${url}; press Ctrl-C to stop.`);
+  console.log(`Web console: ${url}/ (API key ${API_KEY})`);
   const stop = async () => {
     await receiver.close();
     process.exit(summary.complete ? 0 : 1);
@@ -56,6 +59,7 @@ if (args['keep-running']) {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
+  console.log(`\nRun npm start -- --keep-running to keep the receiver and its web console open.`);
   await receiver.close();
   process.exitCode = summary.complete ? 0 : 1;
 }
