@@ -6,6 +6,9 @@ describe('the demo (npm start)', () => {
     const { stdout } = await runNode(['examples/demo/index.ts', '--port', '0'], {}, 90_000);
 
     expect(stdout).toMatch(/receiver listening on http:\/\/127\.0\.0\.1:\d+ \(in memory\)/);
+    expect(stdout).toMatch(
+      /web console at http:\/\/127\.0\.0\.1:\d+\/ \(sign in with the API key demo-dev-key-0000000001\)/,
+    );
     const rows = Object.fromEntries(
       stdout
         .split('\n')
