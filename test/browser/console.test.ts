@@ -15,9 +15,17 @@ import { type ConsoleHarness, curlIngest, signIn, startHarness } from './console
 
 let harness: ConsoleHarness;
 const pages: Page[] = [];
+/** Script errors and Content-Security-Policy violations of the current test's pages. */
+let problems: string[] = [];
 
 async function openPage(): Promise<Page> {
   const page = await harness.newPage();
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      problems.push(`console error: ${message.text()}`);
+    }
+  });
   pages.push(page);
   return page;
 }
@@ -57,6 +65,9 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await Promise.all(pages.splice(0).map((page) => page.close()));
+  // No script error and no CSP violation (Chromium reports those as console errors).
+  expect(problems).toEqual([]);
+  problems = [];
 });
 
 afterAll(async () => {
