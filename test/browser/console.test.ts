@@ -175,6 +175,51 @@ describe('web console in Chromium', () => {
     await page.locator('input[name="q"]').fill('PAYMENT');
     await page.locator('input[name="q"]').press('Enter');
     await expect.poll(() => rowLevels(page)).toEqual(['error', 'warning']);
+    expect(requests.some((url) => /[?&]q=PAYMENT(&|$)/.test(url))).toBe(true);
+  });
+
+  it('filters by logger and by a time range (since inclusive, until exclusive, in UTC)', async () => {
+    const page = await openPage();
+    await signIn(page, harness.url, KEYS.alice);
+    await openLogs(page);
+    await page.locator('input[name="logger"]').fill('payments');
+    await page.locator('input[name="logger"]').press('Enter');
+    await expect.poll(() => rowLevels(page)).toEqual(['error', 'warning']);
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.locator('input[name="since"]').fill('2026-11-23T01:00:01');
+    await page.locator('input[name="until"]').fill('2026-11-23T01:00:04');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => rowLevels(page)).toEqual(['error', 'warning', 'info']);
+  });
+
+  it('applies the filters to the live tail too, and follows the new ones when they change', async () => {
+    const page = await openPage();
+    await signIn(page, harness.url, KEYS.alice);
+    await openLogs(page);
+    await page.locator('select[name="level"]').selectOption('error');
+    await expect.poll(() => rowLevels(page)).toEqual(['critical', 'alert', 'error']);
+    await page.locator('[data-live="live"]').waitFor();
+    const tag = Date.now();
+    for (const level of ['info', 'error']) {
+      await curlIngest(harness.url, ingestPath(), KEYS.alice, {
+        level,
+        message: `filtered live ${level} ${tag}`,
+      });
+    }
+    await page.getByText(`filtered live error ${tag}`).waitFor({ timeout: 1000 });
+    expect(await page.getByText(`filtered live info ${tag}`).count()).toBe(0);
+
+    // New filters: the old stream is aborted and a new one follows them.
+    await page.locator('select[name="level"]').selectOption('debug');
+    await page.getByText(`filtered live info ${tag}`).waitFor();
+    await page.locator('[data-live="live"]').waitFor();
+    await curlIngest(harness.url, ingestPath(), KEYS.alice, {
+      level: 'debug',
+      message: `after the change ${tag}`,
+    });
+    await page.getByText(`after the change ${tag}`).waitFor({ timeout: 1000 });
+    expect(await page.locator('table.logs td.message', { hasText: `${tag}` }).count()).toBe(3);
   });
 
   it("opens a record's detail with its extra, attributes, resource and trace context", async () => {
