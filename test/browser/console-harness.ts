@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { buildReceiver } from '../../src/receiver/index.js';
+import { buildReceiver, type ReceiverOptions } from '../../src/receiver/index.js';
 
 const run = promisify(execFile);
 
@@ -31,8 +31,12 @@ export interface ConsoleHarness {
   close(): Promise<void>;
 }
 
-export async function startHarness(seed: unknown, adminToken: string): Promise<ConsoleHarness> {
-  const app = buildReceiver({ seed, adminToken, logger: false });
+export async function startHarness(
+  seed: unknown,
+  adminToken: string,
+  options: ReceiverOptions = {},
+): Promise<ConsoleHarness> {
+  const app = buildReceiver({ seed, adminToken, logger: false, ...options });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const profile = mkdtempSync(join(tmpdir(), 'reslog-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
