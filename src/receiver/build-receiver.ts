@@ -1,61 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createFaultRegistry } from './control/fault-rules.js';
-import { createLogEvents } from './control/log-events.js';
-import { createRequestJournal } from './control/request-journal.js';
-import { installErrorHandlers } from './http/error-handler.js';
-import { createMetrics } from './http/metrics.js';
 import { normalizePathPrefix } from './http/path-prefix.js';
-import authPlugin from './http/plugins/auth-plugin.js';
-import faultPlugin from './http/plugins/fault-plugin.js';
-import limitsPlugin from './http/plugins/limits-plugin.js';
-import monitorPlugin from './http/plugins/monitor-plugin.js';
-import observabilityPlugin from './http/plugins/observability-plugin.js';
-import storagePlugin from './http/plugins/storage-plugin.js';
-import { createRateLimiter } from './http/rate-limiter.js';
-import { accountRoutes } from './http/routes/account-routes.js';
-import { consoleRoutes } from './http/routes/console-routes.js';
-import { controlPlaneRoutes, probeRoutes } from './http/routes/control-plane-routes.js';
-import { healthRoutes } from './http/routes/health-routes.js';
-import { ingestRoute } from './http/routes/ingest-route.js';
-import { memberRoutes } from './http/routes/member-routes.js';
-import { openApi, openApiRoute } from './http/routes/openapi-routes.js';
-import { otlpRoute } from './http/routes/otlp-route.js';
-import { readRoutes } from './http/routes/read-routes.js';
-import { resourceRoutes } from './http/routes/resource-routes.js';
-import { teamRoutes } from './http/routes/team-routes.js';
-import { createHealthChecker } from './monitor/health-checker.js';
-import { createMonitor } from './monitor/monitor.js';
-import { createWebhookWorker } from './monitor/webhook-worker.js';
-import type { ReceiverContext } from './receiver-context.js';
 import {
   normalizeHealthCheckOptions,
   normalizeLimits,
   normalizeNotificationOptions,
   type ReceiverOptions,
 } from './receiver-options.js';
+import { receiverPlugin } from './receiver-plugin.js';
 import { validateSeed } from './seed.js';
-import { createStore } from './store/create-store.js';
-
-/**
- * The reslog-receiver package's version, shown in the OpenAPI document: its package.json is
- * beside this file in the repository and two levels up in `dist/receiver/`.
- */
-function packageVersion(): string {
-  for (const path of ['./package.json', '../../package.json']) {
-    try {
-      const manifest = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (manifest.name === 'reslog-receiver') return manifest.version ?? '0.0.0';
-    } catch {
-      // not this one
-    }
-  }
-  return '0.0.0';
-}
 
 /** Log paths that could carry secrets; pino replaces them with `[Redacted]`. */
 const REDACT = [
@@ -67,66 +20,25 @@ const REDACT = [
 
 /**
  * The reference receiver (docs/receiver.md) as a fastify instance that is not listening yet:
- * `await app.listen({ port: 0, host: '127.0.0.1' })` or `app.inject(...)`. Opens the database
- * and checks the seed now, so bad options throw here; `app.close()` closes the database.
+ * `await app.listen({ port: 0, host: '127.0.0.1' })` or `app.inject(...)`. It is
+ * {@link receiverPlugin} in an instance of its own, with the server options its limits call
+ * for and a graceful close. Bad options or a bad seed throw here; the database opens when the
+ * app loads its plugins (`await app.ready()`, `listen` or the first `inject`), and
+ * `app.close()` closes it.
  */
 export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
+  const { logger: loggerOption, ...receiverOptions } = options;
+  // Checked now, so that a bad option or seed throws from this call; the plugin uses them.
   const limits = normalizeLimits(options.limits);
-  const clock = options.clock ?? Date.now;
-  const seed = options.seed === undefined ? undefined : validateSeed(options.seed);
-  const notificationOptions = normalizeNotificationOptions(options.notifications);
-  const healthCheckOptions = normalizeHealthCheckOptions(options.healthChecks);
-  const pathPrefix = normalizePathPrefix(options.pathPrefix);
-  const store = createStore(options.db ?? ':memory:', () => new Date(clock()).toISOString());
-  // Background work logs through the app's logger once it exists.
-  const background = {
-    warn(object: object, message: string) {
-      app.log.warn(object, message);
-    },
-  };
-  const webhooks = createWebhookWorker({
-    store,
-    clock,
-    retryDelaysMillis: notificationOptions.webhookRetryDelaysMillis,
-    timeoutMillis: notificationOptions.webhookTimeoutMillis,
-    pollMillis: notificationOptions.pollMillis,
-    log: background,
-  });
-  const monitor = createMonitor({
-    store,
-    clock,
-    coalesceWindowMillis: notificationOptions.coalesceWindowMillis,
-    deliveryQueued: () => webhooks.kick(),
-    onError: (error) => background.warn({ err: error }, 'log alert evaluation failed'),
-  });
-  const healthChecker = createHealthChecker({
-    store,
-    monitor,
-    clock,
-    failuresUntilDown: healthCheckOptions.failuresUntilDown,
-    pollMillis: healthCheckOptions.pollMillis,
-    log: background,
-  });
-  const context: ReceiverContext = {
-    store,
-    limits,
-    clock,
-    adminToken: options.adminToken ?? randomBytes(24).toString('base64url'),
-    faults: createFaultRegistry(),
-    journal: createRequestJournal(options.journalSize ?? 1000),
-    metrics: createMetrics(),
-    events: createLogEvents(),
-    rateLimiter: createRateLimiter(limits.rateLimitPerSecond, limits.rateLimitBurst, clock),
-    seed,
-    monitor,
-    webhooks,
-    healthChecker,
-  };
+  if (options.seed !== undefined) validateSeed(options.seed);
+  normalizeNotificationOptions(options.notifications);
+  normalizeHealthCheckOptions(options.healthChecks);
+  normalizePathPrefix(options.pathPrefix);
 
   const logger =
-    options.logger === undefined || options.logger === false
+    loggerOption === undefined || loggerOption === false
       ? false
-      : { ...(options.logger === true ? {} : options.logger), redact: REDACT };
+      : { ...(loggerOption === true ? {} : loggerOption), redact: REDACT };
   const app = Fastify({
     logger,
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
@@ -162,32 +74,6 @@ export function buildReceiver(options: ReceiverOptions = {}): FastifyInstance {
     if (closing) app.server.closeIdleConnections();
   });
 
-  installErrorHandlers(app);
-  app.register(openApi, { version: packageVersion() });
-  app.register(storagePlugin, context);
-  app.register(observabilityPlugin);
-  app.register(limitsPlugin);
-  app.register(authPlugin);
-  app.register(faultPlugin);
-  app.register(monitorPlugin);
-  app.register(probeRoutes);
-  app.register(openApiRoute);
-  // The service (data plane and management API) lives under the path prefix, if any; the
-  // control plane and /metrics stay at the root (docs/receiver.md, "Path prefix").
-  app.register(
-    async (service) => {
-      service.register(ingestRoute);
-      service.register(otlpRoute);
-      service.register(readRoutes);
-      service.register(accountRoutes);
-      service.register(resourceRoutes);
-      service.register(memberRoutes);
-      service.register(healthRoutes);
-      service.register(teamRoutes);
-    },
-    { prefix: pathPrefix },
-  );
-  app.register(controlPlaneRoutes);
-  if (options.console !== false) app.register(consoleRoutes, { pathPrefix });
+  app.register(receiverPlugin, receiverOptions);
   return app;
 }

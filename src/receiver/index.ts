@@ -19,6 +19,7 @@ export {
   type ReceiverLimits,
   type ReceiverOptions,
 } from './receiver-options.js';
+export { type ReceiverPluginOptions, receiverPlugin } from './receiver-plugin.js';
 export {
   loadSeedFile,
   type Seed,

@@ -67,6 +67,7 @@ const RUNTIME_EXPORTS = {
     'generateApiKey',
     'loadSeedFile',
     'normalizePathPrefix',
+    'receiverPlugin',
     'validateSeed',
   ],
   'reslog-testcontainers': [
