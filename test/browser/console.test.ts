@@ -31,9 +31,19 @@ async function openPage(): Promise<Page> {
 }
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+/** A team resource besides the seed's: alice is a viewer of team devops, which owns it. */
+const PLATFORM = '1a2b3c4d-0000-4000-8000-000000000001';
+const TEAM_SEED = {
+  ...(SEED as Record<string, unknown>),
+  teams: [{ name: 'devops', members: [{ username: 'alice', role: 'viewer' }] }],
+  resources: [
+    ...(SEED as { resources: unknown[] }).resources,
+    { team: 'devops', uuid: PLATFORM, key: 'platform-api', name: 'Platform API' },
+  ],
+};
 
 beforeAll(async () => {
-  harness = await startHarness(SEED, ADMIN_TOKEN);
+  harness = await startHarness(TEAM_SEED, ADMIN_TOKEN);
   const ingest = await post(harness.app, {
     sdk: 'python',
     resource: { 'service.name': 'checkout', 'deployment.environment': 'staging' },
@@ -127,11 +137,44 @@ describe('web console in Chromium', () => {
     await signIn(page, harness.url, KEYS.alice);
     const rows = page.locator('table.resources tbody tr');
     await rows.first().waitFor();
-    expect(await page.locator('table.resources tbody tr').count()).toBe(2);
+    expect(await page.locator('table.resources tbody tr').count()).toBe(3);
     const checkout = page.locator('tr[data-resource="checkout-api"]');
     expect(await checkout.getByRole('link').textContent()).toBe('Checkout API');
     expect(await checkout.locator('[data-health]').textContent()).toBe('unknown');
+    const platform = page.locator('tr[data-resource="platform-api"]');
+    expect(await platform.textContent()).toContain('team devops');
+    expect(await platform.textContent()).toContain('viewer');
     expect(await page.locator('tr[data-resource="bob-private"]').count()).toBe(0);
+  });
+
+  it("reads a team resource's logs through its /team/ path", async () => {
+    const ingest = await post(
+      harness.app,
+      { level: 'info', message: 'deployed platform 4.2' },
+      { path: `/team/devops/resources/${PLATFORM}/logs/`, key: KEYS.alice },
+    );
+    // alice is only a viewer of the team: she may read, not write.
+    expect(ingest.statusCode).toBe(403);
+    const admin = await harness.app.inject({
+      method: 'POST',
+      url: '/_receiver/seed',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { teams: [{ name: 'devops', members: [{ username: 'bob', role: 'editor' }] }] },
+    });
+    expect(admin.statusCode).toBe(200);
+    const written = await post(
+      harness.app,
+      { level: 'info', message: 'deployed platform 4.2' },
+      { path: `/team/devops/resources/${PLATFORM}/logs/`, key: KEYS.bob },
+    );
+    expect(written.statusCode).toBe(202);
+    const page = await openPage();
+    await signIn(page, harness.url, KEYS.alice);
+    await openLogs(page, PLATFORM);
+    await page.getByText('deployed platform 4.2').waitFor();
+    expect(await page.locator('.resource-header').textContent()).toContain(
+      'team devops/platform-api',
+    );
   });
 
   it('shows a record ingested with curl without a reload, within 1 s of its 202', async () => {
@@ -256,7 +299,8 @@ describe('web console in Chromium', () => {
     expect(await page.locator('tr[data-resource="checkout-api"]').count()).toBe(1);
     expect(await page.locator('tr[data-resource="bob-private"]').count()).toBe(0);
     expect(await page.locator('tr[data-resource="billing-worker"]').count()).toBe(0);
-    for (const uuid of [BOB_PRIVATE, BILLING]) {
+    expect(await page.locator('tr[data-resource="platform-api"]').count()).toBe(0);
+    for (const uuid of [BOB_PRIVATE, BILLING, PLATFORM]) {
       await page.goto(`${harness.url}/#/r/${uuid}/logs`);
       await page.getByText('No resource with this UUID is visible to you.').waitFor();
       expect(await page.locator('table.logs').count()).toBe(0);
