@@ -4,6 +4,10 @@ export interface ReceiverMetrics {
   recordRejected(code: string): void;
   request(route: string, status: number, seconds: number): void;
   faultFired(): void;
+  /** A follow stream opened (+1) or ended (-1) (docs/receiver.md, "Follow"). */
+  followers(delta: 1 | -1): void;
+  /** A follower was cut off because its client did not take what was sent. */
+  followerCut(): void;
   render(): string;
 }
 
@@ -16,6 +20,8 @@ function label(value: string): string {
 export function createMetrics(): ReceiverMetrics {
   let accepted = 0;
   let faults = 0;
+  let followers = 0;
+  let followCuts = 0;
   const rejected = new Map<string, number>();
   const requests = new Map<string, number>();
   const histograms = new Map<string, { buckets: number[]; sum: number; count: number }>();
@@ -43,6 +49,12 @@ export function createMetrics(): ReceiverMetrics {
     },
     faultFired() {
       faults++;
+    },
+    followers(delta) {
+      followers += delta;
+    },
+    followerCut() {
+      followCuts++;
     },
     render() {
       const lines = [
@@ -81,6 +93,12 @@ export function createMetrics(): ReceiverMetrics {
         '# HELP reslog_receiver_faults_fired_total Injected faults that fired.',
         '# TYPE reslog_receiver_faults_fired_total counter',
         `reslog_receiver_faults_fired_total ${faults}`,
+        '# HELP reslog_receiver_followers Open follow streams (GET .../logs/?follow=true).',
+        '# TYPE reslog_receiver_followers gauge',
+        `reslog_receiver_followers ${followers}`,
+        '# HELP reslog_receiver_follow_cut_total Follow streams cut off: the client did not read.',
+        '# TYPE reslog_receiver_follow_cut_total counter',
+        `reslog_receiver_follow_cut_total ${followCuts}`,
         ...memoryGauges(),
       );
       return `${lines.join('\n')}\n`;

@@ -2,6 +2,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { parseStoredJson } from '../ingest/exact-numbers.js';
 import { canonicalLevelOfRank, levelNameOfRank } from '../ingest/levels.js';
 import { formatTimestamp } from '../ingest/timestamps.js';
+import { filterClauses, type LogFilter } from './log-filter.js';
 import { fromSqlText, sqlText } from './sql-text.js';
 
 /** One validated log record, ready to store. */
@@ -64,13 +65,7 @@ export interface StoredLog {
   user: string | null;
 }
 
-export interface LogQuery {
-  sinceNs?: bigint;
-  untilNs?: bigint;
-  /** Lowest rank shown. */
-  minRank?: number;
-  q?: string;
-  traceId?: string;
+export interface LogQuery extends LogFilter {
   limit: number;
   order: 'asc' | 'desc';
   /** Position after which the page starts, from the previous page's cursor. */
@@ -127,6 +122,8 @@ const PARAMS_PER_ROW = 17;
  * statement pays that and the statement's own overhead once per chunk instead of per row.
  */
 const ROWS_PER_INSERT = 50;
+/** Ids one follow read looks at, at most (≈ 10 ms of scanning). */
+const FOLLOW_SCAN_IDS = 20_000;
 
 function insertSql(rows: number): string {
   const row = `(${new Array(PARAMS_PER_ROW).fill('?').join(', ')})`;
@@ -185,6 +182,14 @@ export function createLogStore(db: DatabaseSync) {
   const newest = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM logs');
   // Queries differ only in which filters are present: cache one statement per shape.
   const queries = new Map<string, StatementSync>();
+  const prepared = (sql: string): StatementSync => {
+    let statement = queries.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      queries.set(sql, statement);
+    }
+    return statement;
+  };
   // Reused between calls: filled in place, so a chunk allocates no new array.
   const chunkParams: SQLInputValue[] = new Array(PARAMS_PER_ROW * ROWS_PER_INSERT).fill(null);
   const oneParams: SQLInputValue[] = new Array(PARAMS_PER_ROW).fill(null);
@@ -266,28 +271,9 @@ export function createLogStore(db: DatabaseSync) {
      */
     query(resourceId: number, query: LogQuery): LogQueryPage {
       const maxId = query.maxId ?? (newest.get() as { id: number }).id;
-      const where = ['l.resource_id = ?', 'l.id <= ?'];
-      const params: SQLInputValue[] = [resourceId, maxId];
-      if (query.sinceNs !== undefined) {
-        where.push('l.ts_ns >= ?');
-        params.push(query.sinceNs);
-      }
-      if (query.untilNs !== undefined) {
-        where.push('l.ts_ns < ?');
-        params.push(query.untilNs);
-      }
-      if (query.minRank !== undefined) {
-        where.push('l.level_rank >= ?');
-        params.push(query.minRank);
-      }
-      if (query.q !== undefined && query.q !== '') {
-        where.push('instr(lower(l.message), lower(?)) > 0');
-        params.push(query.q);
-      }
-      if (query.traceId !== undefined) {
-        where.push('l.trace_id = ?');
-        params.push(query.traceId);
-      }
+      const filter = filterClauses(query);
+      const where = ['l.resource_id = ?', 'l.id <= ?', ...filter.where];
+      const params: SQLInputValue[] = [resourceId, maxId, ...filter.params];
       const op = query.order === 'asc' ? '>' : '<';
       if (query.after) {
         where.push(`(l.ts_ns ${op} ? OR (l.ts_ns = ? AND l.id ${op} ?))`);
@@ -295,19 +281,65 @@ export function createLogStore(db: DatabaseSync) {
       }
       const direction = query.order === 'asc' ? 'ASC' : 'DESC';
       // CROSS JOIN keeps logs the outer loop: the page is read in index order from
-      // logs_resource_ts and each row looks its ingest up by primary key.
+      // logs_resource_ts_level (or logs_resource_logger_ts) and each row looks its ingest up
+      // by primary key.
       const sql = `SELECT ${SELECT_COLUMNS} FROM logs l CROSS JOIN ingests i ON i.id = l.ingest_id
         WHERE ${where.join(' AND ')}
         ORDER BY l.ts_ns ${direction}, l.id ${direction} LIMIT ?`;
       params.push(query.limit + 1);
-      let statement = queries.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        queries.set(sql, statement);
-      }
-      const rows = statement.all(...params) as unknown as LogRow[];
+      const rows = prepared(sql).all(...params) as unknown as LogRow[];
       const hasMore = rows.length > query.limit;
       return { logs: rows.slice(0, query.limit).map(toStoredLog), maxId, hasMore };
+    },
+
+    /** The highest log id of any resource: a follower started now sends what comes after. */
+    newestId(): number {
+      return (newest.get() as { id: number }).id;
+    },
+
+    /**
+     * Follow's read (docs/receiver.md, "Follow"): up to `limit` matching logs after `afterId`,
+     * in id (commit) order, looking at no more than `FOLLOW_SCAN_IDS` ids at once so that one
+     * read never holds the event loop long, whatever the filter. `scannedTo`: every id up to
+     * it was looked at (the next read starts there, even when nothing matched); `more`: ids
+     * beyond it exist.
+     */
+    follow(
+      resourceId: number,
+      filter: LogFilter,
+      afterId: number,
+      limit: number,
+    ): { logs: StoredLog[]; scannedTo: number; more: boolean } {
+      const newestId = (newest.get() as { id: number }).id;
+      const uptoId = Math.min(newestId, afterId + FOLLOW_SCAN_IDS);
+      if (uptoId <= afterId) return { logs: [], scannedTo: afterId, more: false };
+      const clauses = filterClauses(filter);
+      // `+l.resource_id` keeps the resource's indexes out: the id range is read in rowid
+      // order, so what one read costs is bounded by the range, not by the resource's size.
+      const sql = `SELECT ${SELECT_COLUMNS} FROM logs l CROSS JOIN ingests i ON i.id = l.ingest_id
+        WHERE ${['+l.resource_id = ?', 'l.id > ?', 'l.id <= ?', ...clauses.where].join(' AND ')}
+        ORDER BY l.id LIMIT ?`;
+      const rows = prepared(sql).all(
+        resourceId,
+        afterId,
+        uptoId,
+        ...clauses.params,
+        limit,
+      ) as unknown as LogRow[];
+      const full = rows.length === limit;
+      const scannedTo = full ? (rows.at(-1) as LogRow).id : uptoId;
+      return { logs: rows.map(toStoredLog), scannedTo, more: scannedTo < newestId };
+    },
+
+    /** `EXPLAIN QUERY PLAN` of the read API's first page for `query` (tests, docs). */
+    plan(resourceId: number, query: LogQuery): string[] {
+      const filter = filterClauses(query);
+      const direction = query.order === 'asc' ? 'ASC' : 'DESC';
+      const sql = `EXPLAIN QUERY PLAN SELECT ${SELECT_COLUMNS} FROM logs l CROSS JOIN ingests i
+        ON i.id = l.ingest_id WHERE ${['l.resource_id = ?', 'l.id <= ?', ...filter.where].join(' AND ')}
+        ORDER BY l.ts_ns ${direction}, l.id ${direction} LIMIT ?`;
+      const rows = db.prepare(sql).all(resourceId, Number.MAX_SAFE_INTEGER, ...filter.params, 1);
+      return rows.map((row) => String((row as { detail: string }).detail));
     },
   };
 }

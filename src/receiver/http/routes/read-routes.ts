@@ -1,9 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LEVELS } from '../../../contract/levels.js';
 import { parseMinLevel } from '../../ingest/levels.js';
 import { parseTimestamp } from '../../ingest/timestamps.js';
+import { type LogFilter, parseLoggerFilter } from '../../store/log-filter.js';
 import type { LogQuery } from '../../store/log-store.js';
 import { receiverError } from '../errors.js';
+import { createFollowing, type FollowQuery } from './follow-route.js';
 import { ownerOf } from './resource-view.js';
 import {
   errorResponses,
@@ -13,7 +15,7 @@ import {
 } from './schemas.js';
 
 /** Query of `GET /u/{username}/resources/{uuid}/logs/` (docs/receiver.md). */
-export interface ReadLogsQuery {
+export interface ReadLogsQuery extends FollowQuery {
   since?: string;
   until?: string;
   /**
@@ -23,6 +25,8 @@ export interface ReadLogsQuery {
   level?: string;
   q?: string;
   trace_id?: string;
+  /** `name` (exactly that logger) or `name.*` (it and every logger below it). */
+  logger?: string;
   /** 1–1000. @default 100 */
   limit?: number;
   /** @default 'desc' */
@@ -74,9 +78,10 @@ function time(value: string | undefined, name: string): bigint | undefined {
 /** Read-back of a resource's logs and the key → UUID lookup the exporter uses. */
 export async function readRoutes(app: FastifyInstance) {
   const { store } = app.receiver;
+  const { followAdmission, startFollow } = createFollowing(app);
   const read = [app.admitLoad, app.resourceAccess('read'), app.rateLimit];
 
-  const listLogs = async (request: FastifyRequest) => {
+  const listLogs = async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.access;
     if (!access) throw new Error('read route ran without resourceAccess');
     const query = request.query as ReadLogsQuery;
@@ -91,13 +96,27 @@ export async function readRoutes(app: FastifyInstance) {
         );
       }
     }
-    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order);
-    const logQuery: LogQuery = {
+    const filter: LogFilter = {
       sinceNs: time(query.since, 'since'),
       untilNs: time(query.until, 'until'),
       minRank,
       q: query.q,
       traceId: query.trace_id?.toLowerCase(),
+      logger: query.logger === undefined ? undefined : parseLoggerFilter(query.logger),
+    };
+    if (query.follow) {
+      if (query.cursor !== undefined) {
+        throw receiverError('invalid_request', 'follow=true takes after_id, not cursor');
+      }
+      startFollow(request, reply, access.resource.id, filter);
+      return reply;
+    }
+    if (query.after_id !== undefined || query.tail !== undefined) {
+      throw receiverError('invalid_request', 'after_id and tail need follow=true');
+    }
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order);
+    const logQuery: LogQuery = {
+      ...filter,
       limit: query.limit ?? 100,
       order,
       after: cursor && { tsNs: BigInt(cursor.t), id: cursor.i },
@@ -125,9 +144,13 @@ export async function readRoutes(app: FastifyInstance) {
           level: { type: 'string' },
           q: { type: 'string', maxLength: 1000 },
           trace_id: { type: 'string', pattern: '^[0-9a-fA-F]{32}$' },
+          logger: { type: 'string', minLength: 1, maxLength: 1000 },
           limit: { type: 'integer', minimum: 1, maximum: 1000 },
           order: { type: 'string', enum: ['asc', 'desc'] },
           cursor: { type: 'string', maxLength: 500 },
+          follow: { type: 'boolean' },
+          after_id: { type: 'integer', minimum: 0 },
+          tail: { type: 'integer', minimum: 0, maximum: 1000 },
         },
       },
       response: {
@@ -142,7 +165,7 @@ export async function readRoutes(app: FastifyInstance) {
         ...errorResponses,
       },
     },
-    onRequest: read,
+    onRequest: [followAdmission, ...read.slice(1)],
   });
   // The same routes under an account (/u/{username}) and a team (/team/{team}).
   for (const { base, params, byKey } of RESOURCE_BASES) {

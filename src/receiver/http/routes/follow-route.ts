@@ -1,0 +1,170 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createLogFollower, type LogFollower } from '../../ingest/log-follower.js';
+import type { LogFilter } from '../../store/log-filter.js';
+import type { StoredLog } from '../../store/log-store.js';
+import { receiverError } from '../errors.js';
+
+/** Query parameters only follow takes (docs/receiver.md, "Follow"). */
+export interface FollowQuery {
+  follow?: boolean;
+  after_id?: number;
+  /** 0–1000. @default 0 */
+  tail?: number;
+}
+
+const ndjson = {
+  contentType: 'application/x-ndjson; charset=utf-8',
+  format: (log: StoredLog) => `${JSON.stringify(log)}\n`,
+  heartbeat: '\n',
+};
+const eventStream = {
+  contentType: 'text/event-stream; charset=utf-8',
+  // JSON.stringify escapes line breaks, so one data line always holds the whole log.
+  format: (log: StoredLog) => `id: ${log.id}\nevent: log\ndata: ${JSON.stringify(log)}\n\n`,
+  heartbeat: ': heartbeat\n\n',
+};
+
+function wantsEventStream(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept
+    .split(',')
+    .some((part) => part.trim().toLowerCase().startsWith('text/event-stream'));
+}
+
+function lastEventId(request: FastifyRequest): number | undefined {
+  const value = request.headers['last-event-id'];
+  if (value === undefined) return undefined;
+  const text = (Array.isArray(value) ? value[0] : value)?.trim() ?? '';
+  if (!/^\d{1,15}$/.test(text)) {
+    throw receiverError('invalid_request', 'Last-Event-ID must be a record id (a whole number)');
+  }
+  return Number(text);
+}
+
+/**
+ * `GET {base}/:uuid/logs/?follow=true`: the resource's new logs as NDJSON or server-sent
+ * events, for as long as the client stays (docs/receiver.md, "Follow"). Registered by
+ * `readRoutes`; `startFollow` runs after the read route's hooks (auth, rate limit), and
+ * `followAdmission` lets a follow take a load slot only while it starts.
+ */
+export function createFollowing(app: FastifyInstance) {
+  const { store, events, metrics, limits } = app.receiver;
+  const open = new Set<LogFollower>();
+  const admissions = new WeakMap<FastifyRequest, EventEmitter>();
+
+  // A follow is answered for minutes: it must not hold one of `maxInFlight` slots that long
+  // (ingest would queue behind followers). It waits for a slot like any request, and gives it
+  // back once its stream is set up: admitLoad releases a slot when the `raw` it was handed
+  // closes, so it is handed a stand-in closed by startFollow (or by the real response).
+  const followAdmission = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ) => {
+    if (!isFollow(request)) {
+      app.admitLoad.call(app, request, reply, done);
+      return;
+    }
+    const standIn = new EventEmitter();
+    admissions.set(request, standIn);
+    reply.raw.once('close', () => standIn.emit('close'));
+    app.admitLoad.call(app, request, { raw: standIn } as unknown as FastifyReply, done);
+  };
+
+  const startFollow = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    resourceId: number,
+    filter: LogFilter,
+  ) => {
+    const query = request.query as FollowQuery;
+    const wire = wantsEventStream(request) ? eventStream : ndjson;
+    const resumeAt = lastEventId(request) ?? query.after_id;
+    const startId = resumeAt ?? store.logs.newestId();
+    // The newest by time, as the read API's first page shows them, sent oldest first.
+    const tail =
+      resumeAt === undefined && query.tail
+        ? store.logs
+            .query(resourceId, { ...filter, limit: query.tail, order: 'desc', maxId: startId })
+            .logs.reverse()
+        : [];
+
+    reply.hijack();
+    const raw = reply.raw;
+    const headers: Record<string, string | number | string[]> = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) headers[name] = value;
+    }
+    raw.writeHead(200, {
+      ...headers,
+      'content-type': wire.contentType,
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    });
+    let head = '';
+    for (const log of tail) head += wire.format(log);
+    // Send the headers now, so that the client's fetch() resolves before the first log.
+    if (head) raw.write(head);
+    else raw.flushHeaders();
+    metrics.followers(1);
+
+    const follower = createLogFollower({
+      subscribe: (listener) => events.subscribe(resourceId, listener),
+      fetch: (afterId, limit) => store.logs.follow(resourceId, filter, afterId, limit),
+      format: wire.format,
+      heartbeat: wire.heartbeat,
+      sink: {
+        write: (text) => {
+          raw.write(text);
+        },
+        pendingBytes: () => raw.writableLength,
+        onceDrained: (listener) => {
+          raw.once('drain', listener);
+          return () => raw.off('drain', listener);
+        },
+      },
+      afterId: startId,
+      maxBufferBytes: limits.maxFollowBufferBytes,
+      heartbeatMillis: limits.followHeartbeatMillis,
+      onEnd: (reason, error) => {
+        open.delete(follower);
+        metrics.followers(-1);
+        raw.off('close', gone);
+        if (reason === 'cut') {
+          metrics.followerCut();
+          request.log.warn(
+            { resource: request.notes.resource },
+            'follower cut off: client too slow',
+          );
+          // The client is not reading: ending politely would wait for it forever.
+          raw.destroy();
+        } else if (reason === 'error') {
+          request.log.error({ err: error }, 'follow query failed');
+          raw.destroy();
+        } else if (!raw.destroyed) {
+          // The connection goes with the stream: nothing else is sent on it after a follow.
+          raw.end(() => raw.socket?.destroy());
+        }
+        if (!request.notes.journaled) app.journalRequest(request, 200);
+      },
+    });
+    const gone = () => follower.stop();
+    raw.once('close', gone);
+    open.add(follower);
+    admissions.get(request)?.emit('close');
+  };
+
+  // Open streams would keep app.close() waiting forever: end them first.
+  app.addHook('preClose', async () => {
+    for (const follower of open) follower.stop();
+  });
+
+  return { followAdmission, startFollow };
+}
+
+/** `follow=true` in the raw query string (the onRequest hook runs before validation). */
+function isFollow(request: FastifyRequest): boolean {
+  const value = (request.query as Record<string, unknown>).follow;
+  return value === 'true' || value === true;
+}
