@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { receiverError } from '../errors.js';
 import { principalOf } from '../request-access.js';
+import { withSchemaTypes } from '../schema-types.js';
 import { errorResponses, notificationSchema } from './schemas.js';
 
 const encodeCursor = (id: number) => Buffer.from(`n:${id}`).toString('base64url');
@@ -12,7 +13,8 @@ function decodeCursor(cursor: string): number {
 }
 
 /** The caller's account and inbox (docs/receiver.md, "Management API"). */
-export async function accountRoutes(app: FastifyInstance) {
+export async function accountRoutes(fastify: FastifyInstance) {
+  const app = withSchemaTypes(fastify);
   const { store } = app.receiver;
 
   app.get(
@@ -77,12 +79,7 @@ export async function accountRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const principal = principalOf(request);
-      const query = request.query as {
-        resource?: string;
-        unread?: boolean;
-        cursor?: string;
-        limit?: number;
-      };
+      const query = request.query;
       const limit = query.limit ?? 50;
       const page = store.notifications.list(principal.accountId, {
         ...(query.resource === undefined ? {} : { resourceUuid: query.resource }),
@@ -114,7 +111,7 @@ export async function accountRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const principal = principalOf(request);
-      const { id } = request.params as { id: number };
+      const { id } = request.params;
       const found = store.notifications.get(id);
       // Someone else's notification is not found, exactly like one that does not exist.
       if (!found || found.accountId !== principal.accountId) {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { isResourceKey, isUuid, USERNAME_PATTERN } from '../../../contract/identifiers.js';
-import type { FaultRuleInput } from '../../control/fault-rules.js';
 import { applySeed, validateSeed } from '../../seed.js';
 import { generateApiKey } from '../api-keys.js';
 import { receiverError, SeedError } from '../errors.js';
+import { withSchemaTypes } from '../schema-types.js';
 import { ownerOf } from './resource-view.js';
 import { errorResponses, patterns } from './schemas.js';
 
@@ -39,7 +39,8 @@ const adminResourceSchema = {
 } as const;
 
 /** Accounts, keys, resources, seed and reset. */
-async function adminRoutes(app: FastifyInstance) {
+async function adminRoutes(fastify: FastifyInstance) {
+  const app = withSchemaTypes(fastify);
   const { store } = app.receiver;
   const { directory } = store;
   app.addHook('onRequest', app.adminAccess);
@@ -61,7 +62,7 @@ async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { username } = request.body as { username: string };
+      const { username } = request.body;
       if (directory.accountByUsername(username)) throw conflict(`account ${username} exists`);
       directory.createAccount(username);
       return reply.code(201).send({ username });
@@ -72,7 +73,11 @@ async function adminRoutes(app: FastifyInstance) {
     '/_receiver/accounts/:username/keys',
     {
       schema: {
-        params: { type: 'object', properties: { username: { type: 'string' } } },
+        params: {
+          type: 'object',
+          required: ['username'],
+          properties: { username: { type: 'string' } },
+        },
         response: {
           201: {
             type: 'object',
@@ -87,7 +92,7 @@ async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { username } = request.params as { username: string };
+      const { username } = request.params;
       const account = directory.accountByUsername(username);
       if (!account) throw receiverError('not_found', 'account not found');
       const { key, label } = generateApiKey();
@@ -127,13 +132,7 @@ async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const body = request.body as {
-        owner: string;
-        key: string;
-        name?: string;
-        uuid?: string;
-        collaborators?: { username: string; role: 'viewer' | 'editor' }[];
-      };
+      const body = request.body;
       if (body.uuid !== undefined && !isUuid(body.uuid)) {
         throw receiverError('invalid_body', 'uuid must be a UUID');
       }
@@ -210,7 +209,7 @@ async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { reseed } = request.query as { reseed?: boolean };
+      const { reseed } = request.query;
       store.reset();
       app.receiver.faults.clear();
       app.receiver.journal.clear();
@@ -224,7 +223,11 @@ async function adminRoutes(app: FastifyInstance) {
     '/internal/resources/:id',
     {
       schema: {
-        params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } },
+        params: {
+          type: 'object',
+          required: ['id'],
+          properties: { id: { type: 'integer', minimum: 1 } },
+        },
         response: {
           200: {
             type: 'object',
@@ -243,7 +246,7 @@ async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: number };
+      const { id } = request.params;
       const resource = directory.resourceById(id);
       if (!resource) throw receiverError('not_found', 'resource not found');
       return {
@@ -322,14 +325,15 @@ const storedRuleSchema = {
 } as const;
 
 /** For tests: faults, the request journal and the log wait. */
-async function controlRoutes(app: FastifyInstance) {
+async function controlRoutes(fastify: FastifyInstance) {
+  const app = withSchemaTypes(fastify);
   const { faults, journal, store, events } = app.receiver;
   app.addHook('onRequest', app.adminAccess);
 
   app.post(
     '/_receiver/faults',
     { schema: { body: faultRuleSchema, response: { 201: storedRuleSchema, ...errorResponses } } },
-    async (request, reply) => reply.code(201).send(faults.add(request.body as FaultRuleInput)),
+    async (request, reply) => reply.code(201).send(faults.add(request.body)),
   );
   app.get(
     '/_receiver/faults',
@@ -358,12 +362,12 @@ async function controlRoutes(app: FastifyInstance) {
     '/_receiver/faults/:id',
     {
       schema: {
-        params: { type: 'object', properties: { id: { type: 'string' } } },
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
         response: { 204: { type: 'null' }, ...errorResponses },
       },
     },
     async (request, reply) => {
-      if (!faults.remove((request.params as { id: string }).id)) {
+      if (!faults.remove(request.params.id)) {
         throw receiverError('not_found', 'fault rule not found');
       }
       return reply.code(204).send();
@@ -393,7 +397,7 @@ async function controlRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const query = request.query as { resource?: string; limit?: number };
+      const query = request.query;
       return {
         requests: journal.list({
           ...(query.resource ? { resource: query.resource.toLowerCase() } : {}),
@@ -430,7 +434,7 @@ async function controlRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const query = request.query as { resource: string; min: number; timeout: number };
+      const query = request.query;
       const resource = isUuid(query.resource)
         ? store.directory.resourceByUuid(query.resource)
         : undefined;

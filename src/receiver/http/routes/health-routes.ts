@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { HealthState } from '../../store/directory-store.js';
-import type { HealthCheck, HealthCheckConfig } from '../../store/health-store.js';
+import type { HealthCheck } from '../../store/health-store.js';
 import { receiverError } from '../errors.js';
 import { accessOf } from '../request-access.js';
+import { withSchemaTypes } from '../schema-types.js';
 import { isHttpUrl } from './http-url.js';
 import {
   errorResponses,
@@ -26,7 +26,8 @@ function checkView(check: HealthCheck) {
 }
 
 /** Health state and its history, and the health check attached to a resource (docs/receiver.md, "Health"). */
-export async function healthRoutes(app: FastifyInstance) {
+export async function healthRoutes(fastify: FastifyInstance) {
+  const app = withSchemaTypes(fastify);
   const { store, monitor, healthChecker, clock } = app.receiver;
 
   app.get(
@@ -59,7 +60,7 @@ export async function healthRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { resource } = accessOf(request);
-      const { limit = 100 } = request.query as { limit?: number };
+      const { limit = 100 } = request.query;
       const check = store.health.check(resource.id);
       return {
         state: resource.health,
@@ -103,7 +104,7 @@ export async function healthRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { resource, principal } = accessOf(request);
-      const body = request.body as { state: HealthState; reason?: string };
+      const body = request.body;
       return monitor.setHealth(resource, {
         state: body.state,
         reason: body.reason ?? null,
@@ -138,7 +139,7 @@ export async function healthRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { resource } = accessOf(request);
-      const config = request.body as HealthCheckConfig;
+      const config = request.body;
       if (!isHttpUrl(config.url))
         throw receiverError('invalid_body', 'url must be an absolute http(s) URL');
       const check = store.transaction(() => {

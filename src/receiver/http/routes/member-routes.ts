@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { isUsername } from '../../../contract/identifiers.js';
-import { ALERT_LEVELS, type NotificationSettings } from '../../store/settings-store.js';
+import { ALERT_LEVELS } from '../../store/settings-store.js';
 import { receiverError } from '../errors.js';
 import { accessOf } from '../request-access.js';
+import { withSchemaTypes } from '../schema-types.js';
 import { isHttpUrl } from './http-url.js';
 import { ownerOf } from './resource-view.js';
 import { errorResponses, settingsSchema, uuidParamsSchema } from './schemas.js';
@@ -25,7 +26,8 @@ const collaboratorSchema = {
 const notFound = (what: string) => receiverError('not_found', `${what} not found`);
 
 /** Sharing (owner only; a collaborator may leave) and each member's own settings (docs/receiver.md, "Permissions"). */
-export async function memberRoutes(app: FastifyInstance) {
+export async function memberRoutes(fastify: FastifyInstance) {
+  const app = withSchemaTypes(fastify);
   const { store } = app.receiver;
   const { directory, settings } = store;
 
@@ -76,8 +78,8 @@ export async function memberRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { resource } = accessOf(request);
-      const { username } = request.params as { username: string };
-      const { role } = request.body as { role: 'viewer' | 'editor' };
+      const { username } = request.params;
+      const { role } = request.body;
       const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
       if (!account) throw notFound('account');
       if (account.id === resource.ownerId) {
@@ -109,7 +111,7 @@ export async function memberRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { resource } = accessOf(request);
-      const { username } = request.params as { username: string };
+      const { username } = request.params;
       const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
       // Access, settings, notifications and pending webhooks go in one transaction.
       const removed =
@@ -160,7 +162,7 @@ export async function memberRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { resource, principal } = accessOf(request);
-      const body = request.body as Partial<NotificationSettings>;
+      const body = request.body;
       if (typeof body.webhook_url === 'string' && !isHttpUrl(body.webhook_url)) {
         throw receiverError('invalid_body', 'webhook_url must be an absolute http(s) URL');
       }

@@ -4,9 +4,9 @@ import {
   RESOURCE_KEY_PATTERN,
   USERNAME_PATTERN,
 } from '../../../contract/identifiers.js';
-import type { TeamRole } from '../authorization.js';
 import { receiverError } from '../errors.js';
 import { principalOf } from '../request-access.js';
+import { withSchemaTypes } from '../schema-types.js';
 import { keyFromName } from './key-from-name.js';
 import { resourceView } from './resource-view.js';
 import { apiResourceSchema, errorResponses } from './schemas.js';
@@ -59,7 +59,8 @@ function teamOf(request: FastifyRequest) {
  * reads the team; its admins manage members and create the team's resources; a member may
  * leave. A team always keeps one admin.
  */
-export async function teamRoutes(app: FastifyInstance) {
+export async function teamRoutes(fastify: FastifyInstance) {
+  const app = withSchemaTypes(fastify);
   const { store } = app.receiver;
   const { directory, teams } = store;
   const hooks = (...access: Parameters<FastifyInstance['apiAccess']>) => [
@@ -86,7 +87,7 @@ export async function teamRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const { name } = request.body as { name: string };
+      const { name } = request.body;
       const team = store.transaction(() => {
         if (teams.byName(name)) throw conflict(`team ${name} exists`);
         const created = teams.create(name);
@@ -180,8 +181,8 @@ export async function teamRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { team } = teamOf(request);
-      const { username } = request.params as { username: string };
-      const { role } = request.body as { role: TeamRole };
+      const { username } = request.params;
+      const { role } = request.body;
       const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
       if (!account) throw receiverError('not_found', 'account not found');
       const added = store.transaction(() => {
@@ -209,7 +210,7 @@ export async function teamRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { team } = teamOf(request);
-      const { username } = request.params as { username: string };
+      const { username } = request.params;
       const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
       const removed =
         account !== undefined &&
@@ -246,7 +247,7 @@ export async function teamRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { team } = teamOf(request);
-      const body = request.body as { name: string; key?: string };
+      const body = request.body;
       const key = body.key ?? keyFromName(body.name);
       const resource = store.transaction(() => {
         if (directory.resourceByTeamKey(team.name, key)) {
