@@ -92,7 +92,13 @@ function rowLevels(page: Page): Promise<string[]> {
 
 async function openLogs(page: Page, uuid = CHECKOUT) {
   await page.goto(`${harness.url}/#/r/${uuid}/logs`);
-  await page.locator('table.logs tbody tr').first().waitFor();
+  try {
+    await page.locator('table.logs tbody tr').first().waitFor();
+  } catch (error) {
+    throw new Error(`no logs shown; the page says: ${await page.locator('main').textContent()}`, {
+      cause: error,
+    });
+  }
 }
 
 describe('web console in Chromium', () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 
 /** The resource page's tabs. */
 export const TABS = ['logs', 'health', 'notifications', 'collaborators'] as const;
@@ -33,9 +33,11 @@ export function routeHref(route: Route): string {
 
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onChange = () => setRoute(parseRoute(location.hash));
     addEventListener('hashchange', onChange);
+    // The fragment may have changed between the first render and now.
+    onChange();
     return () => removeEventListener('hashchange', onChange);
   }, []);
   return route;

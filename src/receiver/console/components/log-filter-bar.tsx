@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { FILTER_LEVELS, filterProblem, type LogFilters, NO_FILTERS } from '../log-filters.ts';
 
 /**
@@ -7,7 +7,9 @@ import { FILTER_LEVELS, filterProblem, type LogFilters, NO_FILTERS } from '../lo
  */
 export function LogFilterBar(props: { filters: LogFilters; onApply(filters: LogFilters): void }) {
   const [draft, setDraft] = useState(props.filters);
-  useEffect(() => setDraft(props.filters), [props.filters]);
+  // Filters set from outside (Clear, "Show this trace") replace the draft before the next
+  // paint, so typing that follows at once is not overwritten by a late effect.
+  useLayoutEffect(() => setDraft(props.filters), [props.filters]);
   const problem = filterProblem(draft);
   const field = (name: keyof LogFilters) => (event: Event & { currentTarget: HTMLInputElement }) =>
     setDraft({ ...draft, [name]: event.currentTarget.value });
