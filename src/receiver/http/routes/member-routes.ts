@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isUsername } from '../../../contract/identifiers.js';
+import { shareResource, unshareResource } from '../../manage/resource-sharing.js';
 import { ALERT_LEVELS } from '../../store/settings-store.js';
 import { receiverError } from '../errors.js';
 import { accessOf } from '../request-access.js';
@@ -23,7 +23,7 @@ const collaboratorSchema = {
   },
 } as const;
 
-const notFound = (what: string) => receiverError('not_found', `${what} not found`);
+const _notFound = (what: string) => receiverError('not_found', `${what} not found`);
 
 /** Sharing (owner only; a collaborator may leave) and each member's own settings (docs/receiver.md, "Permissions"). */
 export async function memberRoutes(fastify: FastifyInstance) {
@@ -77,19 +77,9 @@ export async function memberRoutes(fastify: FastifyInstance) {
       onRequest: [app.admitLoad, app.apiAccess('collaborators.write'), app.rateLimit],
     },
     async (request, reply) => {
-      const { resource } = accessOf(request);
       const { username } = request.params;
       const { role } = request.body;
-      const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
-      if (!account) throw notFound('account');
-      if (account.id === resource.ownerId) {
-        throw receiverError('invalid_request', 'the owner cannot be a collaborator');
-      }
-      const added = store.transaction(() => {
-        const existed = directory.isCollaborator(resource.id, account.id);
-        directory.setCollaborator(resource.id, account.id, role);
-        return !existed;
-      });
+      const { added } = shareResource(store, accessOf(request).resource, username, role);
       return reply.code(added ? 201 : 200).send({ username, role });
     },
   );
@@ -110,14 +100,7 @@ export async function memberRoutes(fastify: FastifyInstance) {
       ],
     },
     async (request, reply) => {
-      const { resource } = accessOf(request);
-      const { username } = request.params;
-      const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
-      // Access, settings, notifications and pending webhooks go in one transaction.
-      const removed =
-        account !== undefined &&
-        store.transaction(() => directory.removeCollaborator(resource, account.id));
-      if (!removed) throw notFound('collaborator');
+      unshareResource(store, accessOf(request).resource, request.params.username);
       return reply.code(204).send();
     },
   );

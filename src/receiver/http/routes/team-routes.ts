@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../../../contract/identifiers.js';
 import {
-  isUsername,
-  RESOURCE_KEY_PATTERN,
-  USERNAME_PATTERN,
-} from '../../../contract/identifiers.js';
-import { receiverError } from '../errors.js';
+  createTeam,
+  createTeamResource,
+  removeTeamMember,
+  setTeamMember,
+} from '../../manage/team-management.js';
 import { principalOf } from '../request-access.js';
 import { withSchemaTypes } from '../schema-types.js';
 import { keyFromName } from './key-from-name.js';
@@ -43,11 +44,6 @@ const teamSchema = {
   },
 } as const;
 
-const conflict = (message: string) => receiverError('conflict', message);
-
-const lastAdmin = () =>
-  conflict('a team keeps at least one admin: make another member admin first');
-
 function teamOf(request: FastifyRequest) {
   const access = request.teamAccess;
   if (!access) throw new Error(`${request.routeOptions.url} ran without apiAccess`);
@@ -62,7 +58,7 @@ function teamOf(request: FastifyRequest) {
 export async function teamRoutes(fastify: FastifyInstance) {
   const app = withSchemaTypes(fastify);
   const { store } = app.receiver;
-  const { directory, teams } = store;
+  const { teams } = store;
   const hooks = (...access: Parameters<FastifyInstance['apiAccess']>) => [
     app.admitLoad,
     app.apiAccess(...access),
@@ -86,14 +82,7 @@ export async function teamRoutes(fastify: FastifyInstance) {
       onRequest: hooks('teams.create'),
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const { name } = request.body;
-      const team = store.transaction(() => {
-        if (teams.byName(name)) throw conflict(`team ${name} exists`);
-        const created = teams.create(name);
-        teams.setMember(created.id, principal.accountId, 'admin');
-        return created;
-      });
+      const team = createTeam(store, principalOf(request).accountId, request.body.name);
       return reply.code(201).send({
         name: team.name,
         role: 'admin',
@@ -180,19 +169,9 @@ export async function teamRoutes(fastify: FastifyInstance) {
       onRequest: hooks('team.members.write'),
     },
     async (request, reply) => {
-      const { team } = teamOf(request);
       const { username } = request.params;
       const { role } = request.body;
-      const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
-      if (!account) throw receiverError('not_found', 'account not found');
-      const added = store.transaction(() => {
-        const current = teams.roleOf(team.id, account.id);
-        if (current === 'admin' && role !== 'admin' && teams.adminCount(team.id) === 1) {
-          throw lastAdmin();
-        }
-        teams.setMember(team.id, account.id, role);
-        return current === undefined;
-      });
+      const { added } = setTeamMember(store, teamOf(request).team, username, role);
       return reply.code(added ? 201 : 200).send({ username, role });
     },
   );
@@ -209,18 +188,7 @@ export async function teamRoutes(fastify: FastifyInstance) {
       onRequest: hooks('team.members.write', 'team.members.leave'),
     },
     async (request, reply) => {
-      const { team } = teamOf(request);
-      const { username } = request.params;
-      const account = isUsername(username) ? directory.accountByUsername(username) : undefined;
-      const removed =
-        account !== undefined &&
-        store.transaction(() => {
-          const current = teams.roleOf(team.id, account.id);
-          if (current === 'admin' && teams.adminCount(team.id) === 1) throw lastAdmin();
-          // Access, settings, notifications and pending webhooks end in one transaction.
-          return teams.removeMember(team.id, account.id);
-        });
-      if (!removed) throw receiverError('not_found', 'member not found');
+      removeTeamMember(store, teamOf(request).team, request.params.username);
       return reply.code(204).send();
     },
   );
@@ -246,15 +214,8 @@ export async function teamRoutes(fastify: FastifyInstance) {
       onRequest: hooks('team.resources.create'),
     },
     async (request, reply) => {
-      const { team } = teamOf(request);
-      const body = request.body;
-      const key = body.key ?? keyFromName(body.name);
-      const resource = store.transaction(() => {
-        if (directory.resourceByTeamKey(team.name, key)) {
-          throw conflict(`team ${team.name} already has a resource with key ${key}`);
-        }
-        return directory.createResource({ teamId: team.id, key, name: body.name });
-      });
+      const { name, key = keyFromName(name) } = request.body;
+      const resource = createTeamResource(store, teamOf(request).team, { key, name });
       request.notes.resource = resource.uuid;
       return reply.code(201).send(resourceView(resource, 'owner'));
     },
