@@ -39,6 +39,18 @@ export const TEAM_ACTIONS = [
   'team.resources.create',
 ] as const;
 
+/**
+ * What the admin token may do without an API key (docs/receiver.md, "Admin token reads"):
+ * read any resource, never write, and nothing of an account's own (settings, inbox, teams).
+ */
+export const ADMIN_READ_ACTIONS: ReadonlySet<Action> = new Set<Action>([
+  'resources.list',
+  'resource.read',
+  'logs.read',
+  'health.read',
+  'collaborators.read',
+]);
+
 export type AccountAction = (typeof ACCOUNT_ACTIONS)[number];
 export type ResourceAction = (typeof RESOURCE_ACTIONS)[number];
 export type TeamAction = (typeof TEAM_ACTIONS)[number];

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,6 +7,7 @@ import type { Principal, Resource, Role } from '../../store/directory-store.js';
 import type { Team } from '../../store/team-store.js';
 import {
   type Action,
+  ADMIN_READ_ACTIONS,
   authorize,
   type ResourceAction,
   roleFromTeam,
@@ -13,6 +15,7 @@ import {
   type TeamRole,
 } from '../authorization.js';
 import { receiverError } from '../errors.js';
+import { ADMIN_PRINCIPAL } from '../request-access.js';
 
 export type AccessMode = 'read' | 'write';
 
@@ -69,6 +72,36 @@ async function authPlugin(app: FastifyInstance) {
   const { directory, teams } = app.receiver.store;
   app.decorateRequest('teamAccess', undefined);
 
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  const adminDigest = digest(app.receiver.adminToken);
+  /**
+   * A read with the admin token and no API key (docs/receiver.md, "Admin token reads"):
+   * true for the right token, 401 `admin_unauthorized` for a wrong one, false when the
+   * request carries a key or no bearer token (the API-key rules apply then).
+   */
+  const adminReads = (request: FastifyRequest, action: Action): boolean => {
+    if (header(request, 'x-api-key') !== undefined || !ADMIN_READ_ACTIONS.has(action)) {
+      return false;
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header(request, 'authorization') ?? '');
+    if (!match) return false;
+    // Digests have one length, so the comparison takes the same time for every token.
+    if (!timingSafeEqual(digest(match[1] as string), adminDigest)) {
+      throw receiverError('admin_unauthorized');
+    }
+    request.notes.principal = ADMIN_PRINCIPAL;
+    return true;
+  };
+
+  /** The admin reads any resource there is; one that is not there is the usual 404. */
+  const admitAdmin = (request: FastifyRequest, resource: Resource | undefined, action: Action) => {
+    if (!resource) {
+      throw action === 'logs.read' ? receiverError('invalid_resource') : receiverError('not_found');
+    }
+    request.notes.resource = resource.uuid;
+    request.access = { principal: ADMIN_PRINCIPAL, resource, role: 'viewer' };
+  };
+
   const authenticate = (request: FastifyRequest): Principal => {
     const key = header(request, 'x-api-key');
     if (!key) {
@@ -116,7 +149,9 @@ async function authPlugin(app: FastifyInstance) {
 
   app.decorate('resourceAccess', (mode: AccessMode) => {
     return async function resourceAccess(request: FastifyRequest) {
-      const principal = authenticate(request);
+      const action = mode === 'write' ? 'logs.write' : 'logs.read';
+      const admin = adminReads(request, action);
+      const principal = admin ? ADMIN_PRINCIPAL : authenticate(request);
       const params = request.params as ResourceParams;
       let resource: Resource | undefined;
       // The path names the owner, an account or a team: a UUID owned by anyone else is not
@@ -139,7 +174,8 @@ async function authPlugin(app: FastifyInstance) {
           resource = directory.resourceByOwnerKey(params.username, params.key);
         }
       }
-      decide(request, principal, resource, mode === 'write' ? 'logs.write' : 'logs.read');
+      if (admin) admitAdmin(request, resource, action);
+      else decide(request, principal, resource, action);
     };
   });
 
@@ -167,8 +203,15 @@ async function authPlugin(app: FastifyInstance) {
 
   app.decorate('apiAccess', (action: Action, selfAction?: ResourceAction | TeamAction) => {
     return async function apiAccess(request: FastifyRequest) {
-      const principal = authenticate(request);
       const params = request.params as ResourceParams;
+      if (params.team === undefined && adminReads(request, action)) {
+        if (params.uuid !== undefined) {
+          const found = isUuid(params.uuid) ? directory.resourceByUuid(params.uuid) : undefined;
+          admitAdmin(request, found, action);
+        }
+        return;
+      }
+      const principal = authenticate(request);
       const self = selfAction !== undefined && params.username === principal.username;
       if (params.team !== undefined) {
         decideTeam(request, principal, params.team, self ? selfAction : action);

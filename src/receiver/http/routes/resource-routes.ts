@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { RESOURCE_KEY_PATTERN } from '../../../contract/identifiers.js';
+import type { Resource } from '../../store/directory-store.js';
+import { createResourceCatalog } from '../../store/resource-catalog.js';
 import { receiverError } from '../errors.js';
-import { accessOf, principalOf } from '../request-access.js';
+import { accessOf, isAdmin, principalOf } from '../request-access.js';
+import { healthHistoryRoute } from './health-history-route.js';
 import { keyFromName } from './key-from-name.js';
 import { resourceView } from './resource-view.js';
 import { apiResourceSchema, errorResponses, uuidParamsSchema } from './schemas.js';
+
+/** A resource as the admin token sees it: `role: "admin"`, reads only. */
+const adminView = (resource: Resource) => ({ ...resourceView(resource, 'viewer'), role: 'admin' });
 
 const conflict = (owner: string, key: string) =>
   receiverError('conflict', `${owner} already has a resource with key ${key}`);
@@ -16,6 +22,7 @@ const keySchema = { type: 'string', pattern: RESOURCE_KEY_PATTERN } as const;
 export async function resourceRoutes(app: FastifyInstance) {
   const { store } = app.receiver;
   const { directory } = store;
+  const catalog = createResourceCatalog(store.db, directory);
   const hooks = (action: Parameters<FastifyInstance['apiAccess']>[0]) => [
     app.admitLoad,
     app.apiAccess(action),
@@ -57,7 +64,8 @@ export async function resourceRoutes(app: FastifyInstance) {
     '/api/resources',
     {
       schema: {
-        summary: 'Resources the caller owns or collaborates on, with its role',
+        summary:
+          'Resources the caller owns, collaborates on or sees through a team, with its role; every resource for the admin token',
         tags: ['resources'],
         response: {
           200: {
@@ -72,6 +80,10 @@ export async function resourceRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const principal = principalOf(request);
+      // The admin token reads every resource (docs/receiver.md, "Admin token reads").
+      if (isAdmin(principal)) {
+        return { resources: catalog.all().map((resource) => adminView(resource)) };
+      }
       return {
         resources: directory
           .resourcesOf(principal.accountId)
@@ -92,8 +104,8 @@ export async function resourceRoutes(app: FastifyInstance) {
       onRequest: hooks('resource.read'),
     },
     async (request) => {
-      const { resource, role } = accessOf(request);
-      return resourceView(resource, role);
+      const { resource, role, principal } = accessOf(request);
+      return isAdmin(principal) ? adminView(resource) : resourceView(resource, role);
     },
   );
 
@@ -129,6 +141,8 @@ export async function resourceRoutes(app: FastifyInstance) {
       return resourceView(updated, role);
     },
   );
+
+  await app.register(healthHistoryRoute);
 
   app.delete(
     '/api/resources/:uuid',

@@ -143,7 +143,8 @@ export const apiResourceSchema = {
     name: { type: 'string' },
     owner: { type: 'string' },
     team: { type: 'string' },
-    role: { type: 'string', enum: ['owner', 'editor', 'viewer'] },
+    // `admin`: the admin token, which reads every resource (docs/receiver.md, "Admin token reads").
+    role: { type: 'string', enum: ['owner', 'editor', 'viewer', 'admin'] },
     health: { type: 'string', enum: HEALTH_STATES },
     created_at: { type: 'string' },
   },
