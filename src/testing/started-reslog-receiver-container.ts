@@ -30,6 +30,14 @@ export class StartedReslogReceiverContainer extends AbstractStartedContainer {
     return `${this.getRootUrl()}${this.pathPrefix}`;
   }
 
+  /**
+   * The web console (docs/receiver.md, "Web console"): always at the root, also with a path
+   * prefix (its API calls go under the prefix). Sign in with an API key or the admin token.
+   */
+  getConsoleUrl(): string {
+    return `${this.getRootUrl()}/`;
+  }
+
   /** `http://host:port` without the path prefix: the control plane, health and metrics. */
   getRootUrl(): string {
     return `http://${this.getHost()}:${this.getMappedPort(RECEIVER_PORT)}`;

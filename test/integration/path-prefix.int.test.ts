@@ -24,6 +24,22 @@ describe.skipIf(!receiverImage)('a receiver container with a path prefix', () =>
   });
   afterAll(async () => receiver?.stop());
 
+  it('serves the web console at the root (getConsoleUrl()), with its CSP and its assets', async () => {
+    expect(receiver.getConsoleUrl()).toBe(`${receiver.getRootUrl()}/`);
+    const page = await fetch(receiver.getConsoleUrl());
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    // The page's API calls go under the prefix.
+    expect(html).toContain('/DevTools');
+    const script = /src="([^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const bundle = await fetch(new URL(script as string, receiver.getConsoleUrl()));
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+  });
+
   it('serves team resources under the prefix; getBaseUrl() includes it, the control plane does not need it', async () => {
     expect(receiver.getBaseUrl()).toBe(`${receiver.getRootUrl()}/DevTools`);
     const url = receiver.getTeamResourceUrl('devops', PLATFORM);
