@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReceiverOptions } from '../../src/receiver/index.js';
-import { BOB_PRIVATE, ingestPath, KEYS, post, readLogs, receiver } from './fixtures.js';
+import { admin, BOB_PRIVATE, ingestPath, KEYS, post, readLogs, receiver } from './fixtures.js';
 
 /** A follow stream read line by line through fetch(), as the console reads it. */
 interface Stream {
@@ -253,6 +253,21 @@ describe('GET .../logs/?follow=true', () => {
     expect(await metric(app, 'reslog_receiver_followers')).toBe(0);
     response.destroy();
     await closed;
+  });
+
+  it('carries on after POST /_receiver/reset, whose ids start again', async () => {
+    await start();
+    await post(app, { logs: [{ message: 'a' }, { message: 'b' }, { message: 'c' }] });
+    const stream = await open('&after_id=3');
+    const reset = await app.inject({
+      method: 'POST',
+      url: '/_receiver/reset?reseed=true',
+      headers: admin,
+    });
+    expect(reset.statusCode).toBe(200);
+    await post(app, { message: 'after the reset' });
+    const log = await stream.log();
+    expect(log).toMatchObject({ id: 1, message: 'after the reset' });
   });
 
   it('answers errors as JSON before streaming: auth, visibility, bad parameters', async () => {

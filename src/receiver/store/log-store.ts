@@ -180,6 +180,10 @@ export function createLogStore(db: DatabaseSync) {
   const insertOne = db.prepare(insertSql(1));
   const count = db.prepare('SELECT COUNT(*) AS n FROM logs WHERE resource_id = ?');
   const newest = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM logs');
+  // The last id handed out (AUTOINCREMENT never hands one out again), lower only after a reset.
+  const sequence = db.prepare(
+    "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'logs'), 0) AS id",
+  );
   // Queries differ only in which filters are present: cache one statement per shape.
   const queries = new Map<string, StatementSync>();
   const prepared = (sql: string): StatementSync => {
@@ -294,7 +298,7 @@ export function createLogStore(db: DatabaseSync) {
 
     /** The highest log id of any resource: a follower started now sends what comes after. */
     newestId(): number {
-      return (newest.get() as { id: number }).id;
+      return (sequence.get() as { id: number }).id;
     },
 
     /**
@@ -310,7 +314,9 @@ export function createLogStore(db: DatabaseSync) {
       afterId: number,
       limit: number,
     ): { logs: StoredLog[]; scannedTo: number; more: boolean } {
-      const newestId = (newest.get() as { id: number }).id;
+      const newestId = (sequence.get() as { id: number }).id;
+      // Ids start again after `POST /_receiver/reset`: so does the follower.
+      if (newestId < afterId) afterId = 0;
       const uptoId = Math.min(newestId, afterId + FOLLOW_SCAN_IDS);
       if (uptoId <= afterId) return { logs: [], scannedTo: afterId, more: false };
       const clauses = filterClauses(filter);

@@ -153,10 +153,14 @@ export function createFollowing(app: FastifyInstance) {
     raw.once('close', gone);
     open.add(follower);
     admissions.get(request)?.emit('close');
+    // A follow that arrived on a kept-alive connection while the receiver closes ends at once.
+    if (closing) follower.stop();
   };
 
   // Open streams would keep app.close() waiting forever: end them first.
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     for (const follower of open) follower.stop();
   });
 

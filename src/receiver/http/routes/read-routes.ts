@@ -134,6 +134,10 @@ export async function readRoutes(app: FastifyInstance) {
 
   const listOptions = (params: (typeof RESOURCE_BASES)[number]['params']) => ({
     schema: {
+      summary: 'A page of logs; with follow=true a stream of new logs (docs/receiver.md, "Follow")',
+      description:
+        'follow=true answers NDJSON (application/x-ndjson, one log per line, empty lines are heartbeats) or, with Accept: text/event-stream, server-sent events (id, event: log, data); the 200 schema below is the page.',
+      produces: ['application/json', 'application/x-ndjson', 'text/event-stream'],
       params,
       querystring: {
         type: 'object',
