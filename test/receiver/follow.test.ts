@@ -255,6 +255,40 @@ describe('GET .../logs/?follow=true', () => {
     await closed;
   });
 
+  it('follows a team resource under /team/{team}/resources', async () => {
+    await start();
+    const json = { 'x-api-key': KEYS.alice, 'content-type': 'application/json' };
+    await app.inject({
+      method: 'POST',
+      url: '/api/teams',
+      headers: json,
+      payload: { name: 'devops' },
+    });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/teams/devops/resources',
+      headers: json,
+      payload: { name: 'Platform' },
+    });
+    const path = `/team/devops/resources/${created.json().uuid}/logs/`;
+    const stream = await follow(`${url}${path}?follow=true&logger=platform.*`, {
+      'x-api-key': KEYS.alice,
+    });
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+    await post(
+      app,
+      {
+        logs: [
+          { message: 'no', logger: 'web' },
+          { message: 'yes', logger: 'platform.api' },
+        ],
+      },
+      { path },
+    );
+    expect((await stream.log()).message).toBe('yes');
+  });
+
   it('carries on after POST /_receiver/reset, whose ids start again', async () => {
     await start();
     await post(app, { logs: [{ message: 'a' }, { message: 'b' }, { message: 'c' }] });
