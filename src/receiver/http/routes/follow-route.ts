@@ -153,8 +153,9 @@ export function createFollowing(app: FastifyInstance) {
     raw.once('close', gone);
     open.add(follower);
     admissions.get(request)?.emit('close');
-    // A follow that arrived on a kept-alive connection while the receiver closes ends at once.
-    if (closing) follower.stop();
+    // A follow that arrived on a kept-alive connection while the receiver closes ends at once,
+    // and so does one whose client left before it started ('close' is not emitted again).
+    if (closing || raw.destroyed || !raw.socket || raw.socket.destroyed) follower.stop();
   };
 
   // Open streams would keep app.close() waiting forever: end them first.
