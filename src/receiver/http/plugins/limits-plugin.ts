@@ -10,6 +10,11 @@ declare module 'fastify' {
      * body unread) until one is free; 503 + Retry-After when the queue is full too.
      */
     admitLoad: onRequestHookHandler;
+    /**
+     * Gives `request`'s slot back before its answer ends: a follow stream, answered for
+     * minutes, holds a slot only while it starts (docs/receiver.md, "Follow"). Idempotent.
+     */
+    releaseLoad(request: FastifyRequest): void;
     /** onRequest hook (after `resourceAccess`): per-key token bucket, 429 + Retry-After. */
     rateLimit: onRequestHookHandler;
   }
@@ -64,17 +69,30 @@ async function limitsPlugin(app: FastifyInstance) {
     waiting.delete(next.value);
     next.value();
   };
+  /** Each admitted request's way to give its slot back, once (on 'close' or releaseLoad). */
+  const slots = new WeakMap<FastifyRequest, () => void>();
+  const hold = (request: FastifyRequest, reply: FastifyReply) => {
+    let held = true;
+    const giveBack = () => {
+      if (!held) return;
+      held = false;
+      reply.raw.off('close', giveBack);
+      release();
+    };
+    slots.set(request, giveBack);
+    reply.raw.once('close', giveBack);
+  };
   app.decorate(
     'admitLoad',
     function admitLoad(
-      _request: FastifyRequest,
+      request: FastifyRequest,
       reply: FastifyReply,
       done: (error?: Error) => void,
     ) {
       // 'close' fires once the answer is sent or the connection is gone, whichever comes first.
       if (active < limits.maxInFlight) {
         active++;
-        reply.raw.once('close', release);
+        hold(request, reply);
         done();
         return;
       }
@@ -85,7 +103,7 @@ async function limitsPlugin(app: FastifyInstance) {
       const gone = () => waiting.delete(admit);
       const admit = () => {
         reply.raw.off('close', gone);
-        reply.raw.once('close', release);
+        hold(request, reply);
         done();
       };
       waiting.add(admit);
@@ -93,6 +111,7 @@ async function limitsPlugin(app: FastifyInstance) {
       reply.raw.once('close', gone);
     },
   );
+  app.decorate('releaseLoad', (request: FastifyRequest) => slots.get(request)?.());
 
   app.decorate(
     'rateLimit',

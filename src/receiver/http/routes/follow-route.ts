@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createLogFollower, type LogFollower } from '../../ingest/log-follower.js';
 import type { LogFilter } from '../../store/log-filter.js';
@@ -45,32 +44,12 @@ function lastEventId(request: FastifyRequest): number | undefined {
 /**
  * `GET {base}/:uuid/logs/?follow=true`: the resource's new logs as NDJSON or server-sent
  * events, for as long as the client stays (docs/receiver.md, "Follow"). Registered by
- * `readRoutes`; `startFollow` runs after the read route's hooks (auth, rate limit), and
- * `followAdmission` lets a follow take a load slot only while it starts.
+ * `readRoutes`; `startFollow` runs after the read route's hooks (load, auth, rate limit) and
+ * gives the load slot back once the stream is set up.
  */
 export function createFollowing(app: FastifyInstance) {
   const { store, events, metrics, limits } = app.receiver;
   const open = new Set<LogFollower>();
-  const admissions = new WeakMap<FastifyRequest, EventEmitter>();
-
-  // A follow is answered for minutes: it must not hold one of `maxInFlight` slots that long
-  // (ingest would queue behind followers). It waits for a slot like any request, and gives it
-  // back once its stream is set up: admitLoad releases a slot when the `raw` it was handed
-  // closes, so it is handed a stand-in closed by startFollow (or by the real response).
-  const followAdmission = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    done: (error?: Error) => void,
-  ) => {
-    if (!isFollow(request)) {
-      app.admitLoad.call(app, request, reply, done);
-      return;
-    }
-    const standIn = new EventEmitter();
-    admissions.set(request, standIn);
-    reply.raw.once('close', () => standIn.emit('close'));
-    app.admitLoad.call(app, request, { raw: standIn } as unknown as FastifyReply, done);
-  };
 
   const startFollow = (
     request: FastifyRequest,
@@ -152,7 +131,10 @@ export function createFollowing(app: FastifyInstance) {
     const gone = () => follower.stop();
     raw.once('close', gone);
     open.add(follower);
-    admissions.get(request)?.emit('close');
+    // Answered for minutes, a follow must not hold one of `maxInFlight` slots that long
+    // (ingest would queue behind followers): it waited for one like any request, and gives it
+    // back now that its stream is set up.
+    app.releaseLoad(request);
     // A follow that arrived on a kept-alive connection while the receiver closes ends at once,
     // and so does one whose client left before it started ('close' is not emitted again).
     if (closing || raw.destroyed || !raw.socket || raw.socket.destroyed) follower.stop();
@@ -165,11 +147,5 @@ export function createFollowing(app: FastifyInstance) {
     for (const follower of open) follower.stop();
   });
 
-  return { followAdmission, startFollow };
-}
-
-/** `follow=true` in the raw query string (the onRequest hook runs before validation). */
-function isFollow(request: FastifyRequest): boolean {
-  const value = (request.query as Record<string, unknown>).follow;
-  return value === 'true' || value === true;
+  return { startFollow };
 }

@@ -78,7 +78,7 @@ function time(value: string | undefined, name: string): bigint | undefined {
 /** Read-back of a resource's logs and the key → UUID lookup the exporter uses. */
 export async function readRoutes(app: FastifyInstance) {
   const { store } = app.receiver;
-  const { followAdmission, startFollow } = createFollowing(app);
+  const { startFollow } = createFollowing(app);
   const read = [app.admitLoad, app.resourceAccess('read'), app.rateLimit];
 
   const listLogs = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -169,7 +169,7 @@ export async function readRoutes(app: FastifyInstance) {
         ...errorResponses,
       },
     },
-    onRequest: [followAdmission, ...read.slice(1)],
+    onRequest: read,
   });
   // The same routes under an account (/u/{username}) and a team (/team/{team}).
   for (const { base, params, byKey } of RESOURCE_BASES) {
