@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createAccountResource,
+  createTeamResource,
+  updateResource,
+} from '../../src/receiver/manage/resource-management.js';
 import { shareResource, unshareResource } from '../../src/receiver/manage/resource-sharing.js';
 import {
   createTeam,
-  createTeamResource,
   removeTeamMember,
   setTeamMember,
 } from '../../src/receiver/manage/team-management.js';
@@ -80,5 +84,26 @@ describe('team management', () => {
     expect(() => createTeamResource(store, team, { key: 'ledger', name: 'Again' })).toThrow(
       expect.objectContaining({ code: 'conflict' }),
     );
+  });
+});
+
+describe('resource management', () => {
+  it("keeps an account's resource keys unique, on creation and on re-keying", () => {
+    const alice = store.directory.createAccount('alice');
+    const owner = { accountId: alice.id, username: 'alice' };
+    const api = createAccountResource(store, owner, { key: 'api', name: 'API' });
+    const web = createAccountResource(store, owner, { key: 'web', name: 'Web' });
+    expect(() => createAccountResource(store, owner, { key: 'api', name: 'Again' })).toThrow(
+      'alice already has a resource with key api',
+    );
+    expect(() => updateResource(store, web, { key: 'api' })).toThrow(
+      expect.objectContaining({ code: 'conflict' }),
+    );
+    // Its own key again is no clash; a rename keeps the key.
+    expect(updateResource(store, api, { key: 'api', name: 'Public API' })).toMatchObject({
+      key: 'api',
+      name: 'Public API',
+    });
+    expect(updateResource(store, web, { key: 'www' }).key).toBe('www');
   });
 });

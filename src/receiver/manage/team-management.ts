@@ -2,12 +2,11 @@ import { isUsername } from '../../contract/identifiers.js';
 import type { TeamRole } from '../http/authorization.js';
 import { receiverError } from '../http/errors.js';
 import type { Store } from '../store/create-store.js';
-import type { Resource } from '../store/directory-store.js';
 import type { Team } from '../store/team-store.js';
 
 /**
  * The rules of teams (docs/receiver.md, "Teams"): names are unique, the creator is the first
- * admin, a team always keeps one admin, and a team's resource keys are unique within it.
+ * admin and a team always keeps one admin (its resources: resource-management.ts).
  */
 
 const conflict = (message: string) => receiverError('conflict', message);
@@ -60,19 +59,4 @@ export function removeTeamMember(store: Store, team: Team, username: string): vo
       return teams.removeMember(team.id, account.id);
     });
   if (!removed) throw receiverError('not_found', 'member not found');
-}
-
-/** Creates a resource owned by `team` under `key`, unique within the team. */
-export function createTeamResource(
-  store: Store,
-  team: Team,
-  input: { key: string; name: string },
-): Resource {
-  const { directory } = store;
-  return store.transaction(() => {
-    if (directory.resourceByTeamKey(team.name, input.key)) {
-      throw conflict(`team ${team.name} already has a resource with key ${input.key}`);
-    }
-    return directory.createResource({ teamId: team.id, key: input.key, name: input.name });
-  });
 }

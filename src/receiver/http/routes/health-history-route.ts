@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { accessOf } from '../request-access.js';
+import { withSchemaTypes } from '../schema-types.js';
 import { errorResponses, healthEventSchema, uuidParamsSchema } from './schemas.js';
 
 /**
  * `GET /api/resources/{uuid}/health/history?limit=`: a resource's health transitions, newest
  * first, on their own for the console's history view (docs/receiver.md, "Health").
  */
-export async function healthHistoryRoute(app: FastifyInstance) {
+export async function healthHistoryRoute(fastify: FastifyInstance) {
+  const app = withSchemaTypes(fastify);
   const { store } = app.receiver;
   app.get(
     '/api/resources/:uuid/health/history',
@@ -41,7 +43,7 @@ export async function healthHistoryRoute(app: FastifyInstance) {
     },
     async (request) => {
       const { resource } = accessOf(request);
-      const { limit = 50 } = request.query as { limit?: number };
+      const { limit = 50 } = request.query;
       return { events: store.health.history(resource.id, limit) };
     },
   );

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { RESOURCE_KEY_PATTERN } from '../../../contract/identifiers.js';
+import { createAccountResource, updateResource } from '../../manage/resource-management.js';
 import type { Resource } from '../../store/directory-store.js';
 import { createResourceCatalog } from '../../store/resource-catalog.js';
-import { receiverError } from '../errors.js';
 import { accessOf, isAdmin, principalOf } from '../request-access.js';
+import { withSchemaTypes } from '../schema-types.js';
 import { healthHistoryRoute } from './health-history-route.js';
 import { keyFromName } from './key-from-name.js';
 import { resourceView } from './resource-view.js';
@@ -12,14 +13,12 @@ import { apiResourceSchema, errorResponses, uuidParamsSchema } from './schemas.j
 /** A resource as the admin token sees it: `role: "admin"`, reads only. */
 const adminView = (resource: Resource) => ({ ...resourceView(resource, 'viewer'), role: 'admin' });
 
-const conflict = (owner: string, key: string) =>
-  receiverError('conflict', `${owner} already has a resource with key ${key}`);
-
 const nameSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const keySchema = { type: 'string', pattern: RESOURCE_KEY_PATTERN } as const;
 
 /** `/api/resources`: create, list, read, rename/re-key and delete (docs/receiver.md, "Management API"). */
-export async function resourceRoutes(app: FastifyInstance) {
+export async function resourceRoutes(fastify: FastifyInstance) {
+  const app = withSchemaTypes(fastify);
   const { store } = app.receiver;
   const { directory } = store;
   const catalog = createResourceCatalog(store.db, directory);
@@ -46,15 +45,8 @@ export async function resourceRoutes(app: FastifyInstance) {
       onRequest: hooks('resources.create'),
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const body = request.body as { name: string; key?: string };
-      const key = body.key ?? keyFromName(body.name);
-      const resource = store.transaction(() => {
-        if (directory.resourceByOwnerKey(principal.username, key)) {
-          throw conflict(principal.username, key);
-        }
-        return directory.createResource({ ownerId: principal.accountId, key, name: body.name });
-      });
+      const { name, key = keyFromName(name) } = request.body;
+      const resource = createAccountResource(store, principalOf(request), { key, name });
       request.notes.resource = resource.uuid;
       return reply.code(201).send(resourceView(resource, 'owner'));
     },
@@ -128,17 +120,7 @@ export async function resourceRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { resource, role } = accessOf(request);
-      const body = request.body as { name?: string; key?: string };
-      const updated = store.transaction(() => {
-        const key = body.key ?? resource.key;
-        const clash = directory.resourceBySameOwnerKey(resource, key);
-        if (clash && clash.id !== resource.id) {
-          throw conflict(resource.team ?? resource.owner ?? '', key);
-        }
-        directory.updateResource(resource.id, body.name ?? resource.name, key);
-        return directory.resourceById(resource.id) ?? resource;
-      });
-      return resourceView(updated, role);
+      return resourceView(updateResource(store, resource, request.body), role);
     },
   );
 

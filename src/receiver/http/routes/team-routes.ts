@@ -1,11 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../../../contract/identifiers.js';
-import {
-  createTeam,
-  createTeamResource,
-  removeTeamMember,
-  setTeamMember,
-} from '../../manage/team-management.js';
+import { createTeamResource } from '../../manage/resource-management.js';
+import { createTeam, removeTeamMember, setTeamMember } from '../../manage/team-management.js';
 import { principalOf } from '../request-access.js';
 import { withSchemaTypes } from '../schema-types.js';
 import { keyFromName } from './key-from-name.js';
