@@ -52,12 +52,12 @@ export function createFollowing(app: FastifyInstance) {
   const open = new Set<LogFollower>();
 
   const startFollow = (
-    request: FastifyRequest,
+    request: FastifyRequest<{ Querystring: FollowQuery }>,
     reply: FastifyReply,
     resourceId: number,
     filter: LogFilter,
   ) => {
-    const query = request.query as FollowQuery;
+    const query = request.query;
     const wire = wantsEventStream(request) ? eventStream : ndjson;
     const resumeAt = lastEventId(request) ?? query.after_id;
     const startId = resumeAt ?? store.logs.newestId();

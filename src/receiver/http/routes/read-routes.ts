@@ -81,10 +81,15 @@ export async function readRoutes(app: FastifyInstance) {
   const { startFollow } = createFollowing(app);
   const read = [app.admitLoad, app.resourceAccess('read'), app.rateLimit];
 
-  const listLogs = async (request: FastifyRequest, reply: FastifyReply) => {
+  // One handler for the four list routes; fastify has validated the query against the
+  // querystring schema below, which ReadLogsQuery (with FollowQuery) describes.
+  const listLogs = async (
+    request: FastifyRequest<{ Querystring: ReadLogsQuery }>,
+    reply: FastifyReply,
+  ) => {
     const access = request.access;
     if (!access) throw new Error('read route ran without resourceAccess');
-    const query = request.query as ReadLogsQuery;
+    const query = request.query;
     const order = query.order ?? 'desc';
     let minRank: number | undefined;
     if (query.level !== undefined) {
@@ -173,8 +178,8 @@ export async function readRoutes(app: FastifyInstance) {
   });
   // The same routes under an account (/u/{username}) and a team (/team/{team}).
   for (const { base, params, byKey } of RESOURCE_BASES) {
-    app.get(`${base}/:uuid/logs/`, listOptions(params), listLogs);
-    app.get(`${base}/:uuid/logs`, listOptions(params), listLogs);
+    app.get<{ Querystring: ReadLogsQuery }>(`${base}/:uuid/logs/`, listOptions(params), listLogs);
+    app.get<{ Querystring: ReadLogsQuery }>(`${base}/:uuid/logs`, listOptions(params), listLogs);
 
     app.get(
       `${base}/by-key/:key`,
