@@ -389,4 +389,32 @@ describe('web console in Chromium', () => {
     await page.goto(`${harness.url}/#/r/${CHECKOUT}/collaborators`);
     await page.getByRole('cell', { name: 'carol' }).waitFor();
   });
+
+  it('signs in with the admin token and sees and reads every resource', async () => {
+    const page = await openPage();
+    await signIn(page, harness.url, ADMIN_TOKEN, 'admin');
+    await page.locator('tr[data-resource="bob-private"]').waitFor();
+    expect(await page.locator('table.resources tbody tr').count()).toBe(4);
+    expect(await page.getByTestId('who').textContent()).toBe('admin (all resources)');
+    expect(await page.getByRole('link', { name: 'Inbox' }).count()).toBe(0);
+    await openLogs(page, CHECKOUT);
+    await page.locator('[data-live="live"]').waitFor();
+    await curlIngest(harness.url, ingestPath(), KEYS.alice, {
+      level: 'info',
+      message: 'seen by the admin',
+    });
+    await page.getByText('seen by the admin').waitFor({ timeout: 1000 });
+    await openLogs(page, PLATFORM);
+    await page.goto(`${harness.url}/#/r/${CHECKOUT}/health`);
+    await page.getByText('History').waitFor();
+  });
+
+  it('refuses a wrong admin token', async () => {
+    const page = await openPage();
+    await page.goto(`${harness.url}/`);
+    await page.getByLabel('the admin token').check();
+    await page.locator('input[name="secret"]').fill('not-the-admin-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('This admin token is not valid.').waitFor();
+  });
 });
