@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { buildReceiver } from './build-receiver.js';
-import { ReceiverOptionError } from './http/errors.js';
+import { ReceiverOptionError } from './errors.js';
 import { normalizePathPrefix } from './http/path-prefix.js';
 import type { ReceiverLimits } from './receiver-options.js';
 import { loadSeedFile } from './seed.js';

@@ -1,8 +1,8 @@
+export { generateApiKey } from './access/api-keys.js';
+export type { TeamRole } from './access/authorization.js';
 export { buildReceiver } from './build-receiver.js';
 export type { FaultAction, FaultRule, FaultRuleInput } from './control/fault-rules.js';
 export type { JournalEntry } from './control/request-journal.js';
-export { generateApiKey } from './http/api-keys.js';
-export type { TeamRole } from './http/authorization.js';
 export {
   RECEIVER_ERRORS,
   type ReceiverErrorCode,
@@ -11,7 +11,7 @@ export {
   ReceiverOptionError,
   ReceiverSetupErrorCodes,
   SeedError,
-} from './http/errors.js';
+} from './errors.js';
 export { normalizePathPrefix } from './http/path-prefix.js';
 export type { ReadLogsQuery } from './http/routes/read-routes.js';
 export {

@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
-import { ReceiverOptionError } from './http/errors.js';
+import { ReceiverOptionError } from './errors.js';
 import type { Seed } from './seed.js';
 
 /** Limits against oversized, deep, fast or slow clients (docs/receiver.md, "Limits"). */

@@ -6,8 +6,8 @@ import {
   RESOURCE_KEY_PATTERN,
   USERNAME_PATTERN,
 } from '../contract/identifiers.js';
-import type { TeamRole } from './http/authorization.js';
-import { SeedError } from './http/errors.js';
+import type { TeamRole } from './access/authorization.js';
+import { SeedError } from './errors.js';
 import type { Store } from './store/create-store.js';
 import type { HealthState } from './store/directory-store.js';
 import { ALERT_LEVELS, type NotificationSettings } from './store/settings-store.js';

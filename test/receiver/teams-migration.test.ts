@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { digestKey } from '../../src/receiver/http/api-keys.js';
+import { digestKey } from '../../src/receiver/access/api-keys.js';
 import { buildReceiver } from '../../src/receiver/index.js';
 import { MIGRATIONS } from '../../src/receiver/store/migrations.js';
 import { api, inbox } from './api-fixtures.js';

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ReceiverHttpError, receiverError } from './errors.js';
+import { ReceiverHttpError, receiverError } from '../errors.js';
 
 /** Fastify's own errors, mapped onto the receiver's codes. */
 function classify(error: FastifyError): ReceiverHttpError {

@@ -1,4 +1,4 @@
-import { ReceiverOptionError } from './errors.js';
+import { ReceiverOptionError } from '../errors.js';
 
 /** One path segment of a prefix: RFC 3986 unreserved characters. */
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;

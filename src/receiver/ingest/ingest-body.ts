@@ -1,5 +1,5 @@
 import { INGEST_ENVELOPE_FIELDS } from '../../contract/ingest-body.js';
-import { receiverError } from '../http/errors.js';
+import { receiverError } from '../errors.js';
 import { isRawJson } from './exact-numbers.js';
 
 /** An ingest body split into its batch envelope and its records. */

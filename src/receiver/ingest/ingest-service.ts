@@ -1,5 +1,5 @@
 import type { IngestAcknowledgement, IngestRecordError } from '../../contract/ingest-answer.js';
-import { receiverError } from '../http/errors.js';
+import { receiverError } from '../errors.js';
 import type { ReceiverContext, ResourceAccess } from '../receiver-context.js';
 import type { NewLog } from '../store/log-store.js';
 import type { IngestBatch } from './ingest-body.js';

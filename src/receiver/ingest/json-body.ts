@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { receiverError } from '../http/errors.js';
+import { receiverError } from '../errors.js';
 import { isInexact, isRawJson, parseExactNumbers } from './exact-numbers.js';
 
 const PROTO = '__proto__';

@@ -1,4 +1,4 @@
-import { receiverError } from '../http/errors.js';
+import { receiverError } from '../errors.js';
 import type { Store } from '../store/create-store.js';
 import type { Resource } from '../store/directory-store.js';
 import type { Team } from '../store/team-store.js';

@@ -1,5 +1,5 @@
 import { isUsername } from '../../contract/identifiers.js';
-import { receiverError } from '../http/errors.js';
+import { receiverError } from '../errors.js';
 import type { Store } from '../store/create-store.js';
 import type { Resource } from '../store/directory-store.js';
 

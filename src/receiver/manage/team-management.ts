@@ -1,6 +1,6 @@
 import { isUsername } from '../../contract/identifiers.js';
-import type { TeamRole } from '../http/authorization.js';
-import { receiverError } from '../http/errors.js';
+import type { TeamRole } from '../access/authorization.js';
+import { receiverError } from '../errors.js';
 import type { Store } from '../store/create-store.js';
 import type { Team } from '../store/team-store.js';
 

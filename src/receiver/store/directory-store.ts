@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { digestKey, digestsEqual } from '../http/api-keys.js';
-import { roleOnResource, type TeamRole } from '../http/authorization.js';
+import { digestKey, digestsEqual } from '../access/api-keys.js';
+import { roleOnResource, type TeamRole } from '../access/authorization.js';
 
 export type Role = 'owner' | 'editor' | 'viewer';
 export type HealthState = 'unknown' | 'healthy' | 'degraded' | 'down';

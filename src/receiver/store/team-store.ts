@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { TeamRole } from '../http/authorization.js';
+import type { TeamRole } from '../access/authorization.js';
 
 export interface Team {
   id: number;

@@ -9,7 +9,7 @@ import {
   ReceiverSetupErrorCodes,
   receiverError,
   SeedError,
-} from '../../../src/receiver/http/errors.js';
+} from '../../../src/receiver/errors.js';
 import { normalizePathPrefix } from '../../../src/receiver/http/path-prefix.js';
 import {
   normalizeHealthCheckOptions,

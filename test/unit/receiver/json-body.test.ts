@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ReceiverHttpError } from '../../../src/receiver/http/errors.js';
+import { ReceiverHttpError } from '../../../src/receiver/errors.js';
 import { isRawJson } from '../../../src/receiver/ingest/exact-numbers.js';
 import {
   decodeJsonBody,

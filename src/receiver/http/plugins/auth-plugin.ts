@@ -3,8 +3,6 @@ import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { isResourceKey, isUsername, isUuid } from '../../../contract/identifiers.js';
-import type { Principal, Resource, Role } from '../../store/directory-store.js';
-import type { Team } from '../../store/team-store.js';
 import {
   type Action,
   ADMIN_READ_ACTIONS,
@@ -13,8 +11,10 @@ import {
   roleFromTeam,
   type TeamAction,
   type TeamRole,
-} from '../authorization.js';
-import { receiverError } from '../errors.js';
+} from '../../access/authorization.js';
+import { receiverError } from '../../errors.js';
+import type { Principal, Resource, Role } from '../../store/directory-store.js';
+import type { Team } from '../../store/team-store.js';
 import { ADMIN_PRINCIPAL } from '../request-access.js';
 
 export type AccessMode = 'read' | 'write';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { receiverError } from '../../errors.js';
 import { decodeJsonBody } from '../../ingest/json-body.js';
-import { receiverError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { receiverError } from '../errors.js';
+import { receiverError } from '../../errors.js';
 import { principalOf } from '../request-access.js';
 import { withSchemaTypes } from '../schema-types.js';
 import { errorResponses, notificationSchema } from './schemas.js';

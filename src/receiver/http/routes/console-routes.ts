@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { receiverError } from '../errors.js';
+import { receiverError } from '../../errors.js';
 
 /**
  * What the console's answers may load (docs/receiver.md, "Web console"): only its own script,

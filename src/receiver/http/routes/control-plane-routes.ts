@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { isResourceKey, isUuid, USERNAME_PATTERN } from '../../../contract/identifiers.js';
+import { generateApiKey } from '../../access/api-keys.js';
+import { receiverError, SeedError } from '../../errors.js';
 import { applySeed, validateSeed } from '../../seed.js';
-import { generateApiKey } from '../api-keys.js';
-import { receiverError, SeedError } from '../errors.js';
 import { withSchemaTypes } from '../schema-types.js';
 import { ownerOf } from './resource-view.js';
 import { errorResponses, patterns } from './schemas.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { receiverError } from '../../errors.js';
 import { createLogFollower, type LogFollower } from '../../ingest/log-follower.js';
 import type { LogFilter } from '../../store/log-filter.js';
 import type { StoredLog } from '../../store/log-store.js';
-import { receiverError } from '../errors.js';
 
 /** Query parameters only follow takes (docs/receiver.md, "Follow"). */
 export interface FollowQuery {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { receiverError } from '../../errors.js';
 import type { HealthCheck } from '../../store/health-store.js';
-import { receiverError } from '../errors.js';
 import { accessOf } from '../request-access.js';
 import { withSchemaTypes } from '../schema-types.js';
 import { isHttpUrl } from './http-url.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { receiverError } from '../../errors.js';
 import { readIngestBody } from '../../ingest/ingest-body.js';
 import { ingest } from '../../ingest/ingest-service.js';
-import { receiverError } from '../errors.js';
 import { errorResponses, ingestAnswerSchema, RESOURCE_BASES } from './schemas.js';
 
 /** A body-less POST never reached the JSON parser: it is "not JSON" (415), like text/plain. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { receiverError } from '../../errors.js';
 import { shareResource, unshareResource } from '../../manage/resource-sharing.js';
 import { ALERT_LEVELS } from '../../store/settings-store.js';
-import { receiverError } from '../errors.js';
 import { accessOf } from '../request-access.js';
 import { withSchemaTypes } from '../schema-types.js';
 import { isHttpUrl } from './http-url.js';

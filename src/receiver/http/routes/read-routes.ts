@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LEVELS } from '../../../contract/levels.js';
+import { receiverError } from '../../errors.js';
 import { parseMinLevel } from '../../ingest/levels.js';
 import { parseTimestamp } from '../../ingest/timestamps.js';
 import { type LogFilter, parseLoggerFilter } from '../../store/log-filter.js';
 import type { LogQuery } from '../../store/log-store.js';
-import { receiverError } from '../errors.js';
 import { createFollowing, type FollowQuery } from './follow-route.js';
 import { ownerOf } from './resource-view.js';
 import {

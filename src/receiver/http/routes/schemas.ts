@@ -1,6 +1,6 @@
 import { RESOURCE_KEY_PATTERN, USERNAME_PATTERN } from '../../../contract/identifiers.js';
+import { errorResponseSchema } from '../../errors.js';
 import { ALERT_LEVELS } from '../../store/settings-store.js';
-import { errorResponseSchema } from '../errors.js';
 
 /* JSON schemas of the receiver's routes: params, answers and stored logs, then the management API's. */
 

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../contract/ingest-answer.js';
+import type { ErrorBody } from '../contract/ingest-answer.js';
 
 /**
  * Every error the receiver makes, in one place (docs/errors.md, "Receiver"): the error
