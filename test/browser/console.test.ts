@@ -206,6 +206,31 @@ describe('web console in Chromium', () => {
     expect(reloaded).toBe(false);
   });
 
+  it('ends its follow stream when the filters change and when signing out', async () => {
+    const followers = async () => {
+      const metrics = await harness.app.inject({ url: '/metrics' });
+      return Number(/^reslog_receiver_followers (\d+)$/m.exec(metrics.body)?.[1]);
+    };
+    await expect.poll(followers).toBe(0);
+    const page = await openPage();
+    await signIn(page, harness.url, KEYS.alice);
+    await openLogs(page);
+    await page.locator('[data-live="live"]').waitFor();
+    await expect.poll(followers).toBe(1);
+    await page.locator('select[name="level"]').selectOption('warning');
+    // A record through the new stream: it is open, and the old one must have ended.
+    await expect.poll(() => rowLevels(page)).not.toContain('info');
+    await page.locator('[data-live="live"]').waitFor();
+    await curlIngest(harness.url, ingestPath(), KEYS.alice, {
+      level: 'warning',
+      message: 'through the new stream',
+    });
+    await page.getByText('through the new stream').waitFor();
+    await expect.poll(followers).toBe(1);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(followers).toBe(0);
+  });
+
   it('filters by minimum level on the server, in the service order (alert between error and critical)', async () => {
     const page = await openPage();
     await signIn(page, harness.url, KEYS.alice);
