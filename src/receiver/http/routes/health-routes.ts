@@ -13,6 +13,13 @@ import {
 
 const STATES = ['unknown', 'healthy', 'degraded', 'down'] as const;
 
+/** `?limit=` of the history, 1–1000. */
+const historyQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 } },
+} as const;
+
 function checkView(check: HealthCheck) {
   return {
     url: check.url,
@@ -37,11 +44,7 @@ export async function healthRoutes(fastify: FastifyInstance) {
         summary: 'Health state, transition history (newest first) and health check',
         tags: ['health'],
         params: uuidParamsSchema,
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 } },
-        },
+        querystring: historyQuerySchema,
         response: {
           200: {
             type: 'object',
@@ -68,6 +71,40 @@ export async function healthRoutes(fastify: FastifyInstance) {
         history: store.health.history(resource.id, limit),
         check: check ? checkView(check) : null,
       };
+    },
+  );
+
+  // The history on its own, for the console's history view.
+  app.get(
+    '/api/resources/:uuid/health/history',
+    {
+      schema: {
+        summary: 'Health transitions of a resource, newest first',
+        tags: ['health'],
+        params: uuidParamsSchema,
+        querystring: historyQuerySchema,
+        response: {
+          200: {
+            type: 'object',
+            required: ['events'],
+            properties: {
+              events: {
+                type: 'array',
+                items: {
+                  ...healthEventSchema,
+                  required: ['from', 'to', 'reason', 'source', 'actor', 'probe', 'at'],
+                },
+              },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+      onRequest: [app.admitLoad, app.apiAccess('health.read'), app.rateLimit],
+    },
+    async (request) => {
+      const { limit = 50 } = request.query;
+      return { events: store.health.history(accessOf(request).resource.id, limit) };
     },
   );
 

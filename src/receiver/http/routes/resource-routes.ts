@@ -5,7 +5,6 @@ import type { Resource } from '../../store/directory-store.js';
 import { createResourceCatalog } from '../../store/resource-catalog.js';
 import { accessOf, isAdmin, principalOf } from '../request-access.js';
 import { withSchemaTypes } from '../schema-types.js';
-import { healthHistoryRoute } from './health-history-route.js';
 import { keyFromName } from './key-from-name.js';
 import { resourceView } from './resource-view.js';
 import { apiResourceSchema, errorResponses, uuidParamsSchema } from './schemas.js';
@@ -123,8 +122,6 @@ export async function resourceRoutes(fastify: FastifyInstance) {
       return resourceView(updateResource(store, resource, request.body), role);
     },
   );
-
-  await app.register(healthHistoryRoute);
 
   app.delete(
     '/api/resources/:uuid',
