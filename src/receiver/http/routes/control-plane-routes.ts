@@ -5,7 +5,7 @@ import { receiverError, SeedError } from '../../errors.js';
 import { applySeed, validateSeed } from '../../seed.js';
 import { withSchemaTypes } from '../schema-types.js';
 import { ownerOf } from './resource-view.js';
-import { errorResponses, patterns } from './schemas.js';
+import { errorResponses, patterns, resourceSummarySchema } from './schemas.js';
 
 /**
  * The control plane, `/_receiver/*`: every route but the probes needs the admin token
@@ -18,16 +18,12 @@ export async function controlPlaneRoutes(app: FastifyInstance) {
 
 const conflict = (message: string) => receiverError('conflict', message);
 
+/** A resource as the control plane shows it: the summary plus its numeric ID and members. */
 const adminResourceSchema = {
   type: 'object',
   properties: {
+    ...resourceSummarySchema.properties,
     id: { type: 'integer' },
-    uuid: { type: 'string' },
-    key: { type: 'string' },
-    name: { type: 'string' },
-    owner: { type: 'string' },
-    team: { type: 'string' },
-    health: { type: 'string' },
     collaborators: {
       type: 'array',
       items: {

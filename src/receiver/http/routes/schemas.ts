@@ -217,17 +217,8 @@ export const notificationSchema = {
     created_at: { type: 'string' },
     updated_at: { type: 'string' },
     read_at: nullableString,
-    health: {
-      type: ['object', 'null'],
-      properties: {
-        from: { type: 'string' },
-        to: { type: 'string' },
-        reason: nullableString,
-        source: { type: 'string' },
-        actor: nullableString,
-        probe: probeSchema,
-      },
-    },
+    // A health transition as the history shows it (without `at`: the notification's own times).
+    health: { ...healthEventSchema, type: ['object', 'null'] },
     log_alert: {
       type: ['object', 'null'],
       properties: {
