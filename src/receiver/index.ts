@@ -1,3 +1,9 @@
+export type {
+  HealthEvent,
+  LogPage,
+  ProbeResult,
+  StoredLog,
+} from '../contract/read-answer.js';
 export { generateApiKey } from './access/api-keys.js';
 export type { TeamRole } from './access/authorization.js';
 export { buildReceiver } from './build-receiver.js';
@@ -27,5 +33,4 @@ export {
   validateSeed,
 } from './seed.js';
 export type { HealthState } from './store/directory-store.js';
-export type { StoredLog } from './store/log-store.js';
 export type { AlertLevel, NotificationSettings } from './store/settings-store.js';

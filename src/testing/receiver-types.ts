@@ -30,15 +30,10 @@ export interface ReceiverResource {
 }
 
 // The read API answers the stored log as is (its response schema is the store's row): one shape.
-export type { ReadLogsQuery, StoredLog } from 'reslog-receiver';
+export type { LogPage, ReadLogsQuery, StoredLog } from 'reslog-receiver';
 
 /** @deprecated The same shape as `StoredLog` (a log as the read API returns it); use that. */
 export type ReceivedLog = StoredLog;
-
-export interface LogPage {
-  logs: StoredLog[];
-  next_cursor: string | null;
-}
 
 // The control plane's shapes are the receiver's own: one name, one shape in both entry points.
 export type { FaultAction, FaultRule, FaultRuleInput, JournalEntry } from 'reslog-receiver';

@@ -153,6 +153,7 @@ describe('public API', () => {
     expectTypeOf<testingTypes.JournalEntry>().toEqualTypeOf<receiverTypes.JournalEntry>();
     expectTypeOf<testingTypes.StoredLog>().toEqualTypeOf<receiverTypes.StoredLog>();
     expectTypeOf<testingTypes.LogPage['logs']>().toEqualTypeOf<receiverTypes.StoredLog[]>();
+    expectTypeOf<testingTypes.LogPage>().toEqualTypeOf<receiverTypes.LogPage>();
     // Kept for code written against the earlier testing module: the same shape, another name.
     expectTypeOf<testingTypes.StoredFaultRule>().toEqualTypeOf<receiverTypes.FaultRule>();
     expectTypeOf<testingTypes.ReceivedLog>().toEqualTypeOf<receiverTypes.StoredLog>();

@@ -1,7 +1,17 @@
 /* The shapes of the receiver's answers the console reads (docs/receiver.md, "Management API"
  * and "Read"); fields the console does not show are left out. */
 
-export type HealthState = 'unknown' | 'healthy' | 'degraded' | 'down';
+import type {
+  HealthEvent,
+  HealthState,
+  LogPage,
+  ProbeResult,
+  StoredLog,
+} from '../../contract/read-answer.ts';
+
+// The read side's shapes are the receiver's own (src/contract/read-answer.ts).
+export type { HealthEvent, HealthState, LogPage, StoredLog };
+export type Probe = ProbeResult;
 
 export interface ApiResource {
   uuid: string;
@@ -12,53 +22,6 @@ export interface ApiResource {
   role: string;
   health: HealthState;
   created_at: string;
-}
-
-export interface StoredLog {
-  id: number;
-  ts: string;
-  level: string;
-  severity_number: number | null;
-  message: string;
-  logger: string | null;
-  attributes: Record<string, unknown>;
-  extra: unknown;
-  body: unknown;
-  trace_id: string | null;
-  span_id: string | null;
-  observed_ts: string | null;
-  event_name: string | null;
-  record_id: string | null;
-  unknown_fields?: Record<string, unknown>;
-  resource: Record<string, unknown>;
-  sdk: string | null;
-  sdk_version: string | null;
-  received_at: string;
-  request_id: string;
-  user: string | null;
-}
-
-export interface LogPage {
-  logs: StoredLog[];
-  next_cursor: string | null;
-}
-
-export interface Probe {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-  duration_ms: number;
-  at: string;
-}
-
-export interface HealthEvent {
-  from: string;
-  to: string;
-  reason: string | null;
-  source: string;
-  actor: string | null;
-  probe: Probe | null;
-  at: string;
 }
 
 export interface HealthAnswer {

@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
+import type { HealthState } from '../../contract/read-answer.js';
 import { digestKey, digestsEqual } from '../access/api-keys.js';
 import { roleOnResource, type TeamRole } from '../access/authorization.js';
 
+export type { HealthState };
+
 export type Role = 'owner' | 'editor' | 'viewer';
-export type HealthState = 'unknown' | 'healthy' | 'degraded' | 'down';
 
 export interface Account {
   id: number;

@@ -1,26 +1,12 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { HealthState } from './directory-store.js';
+import type {
+  HealthEvent,
+  HealthSource,
+  HealthState,
+  ProbeResult,
+} from '../../contract/read-answer.js';
 
-export type HealthSource = 'manual' | 'check' | 'seed';
-
-/** What one probe of a health check saw. */
-export interface ProbeResult {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-  duration_ms: number;
-  at: string;
-}
-
-export interface HealthEvent {
-  from: HealthState;
-  to: HealthState;
-  reason: string | null;
-  source: HealthSource;
-  actor: string | null;
-  probe: ProbeResult | null;
-  at: string;
-}
+export type { HealthEvent, HealthSource, ProbeResult };
 
 export interface HealthCheckConfig {
   url: string;

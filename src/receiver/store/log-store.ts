@@ -1,4 +1,5 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { StoredLog } from '../../contract/read-answer.js';
 import { parseStoredJson } from '../ingest/exact-numbers.js';
 import { canonicalLevelOfRank, levelNameOfRank } from '../ingest/levels.js';
 import { formatTimestamp } from '../ingest/timestamps.js';
@@ -39,31 +40,7 @@ export interface LogEnvelope {
   actingUser: string;
 }
 
-/** A log as the read API returns it. */
-export interface StoredLog {
-  id: number;
-  ts: string;
-  level: string;
-  severity_number: number | null;
-  message: string;
-  logger: string | null;
-  attributes: Record<string, unknown>;
-  extra: unknown;
-  body: unknown;
-  trace_id: string | null;
-  span_id: string | null;
-  observed_ts: string | null;
-  event_name: string | null;
-  record_id: string | null;
-  unknown_fields: Record<string, unknown>;
-  resource: Record<string, unknown>;
-  sdk: string | null;
-  sdk_version: string | null;
-  received_at: string;
-  request_id: string;
-  /** The account that wrote the request; `null` for logs stored before schema version 5. */
-  user: string | null;
-}
+export type { StoredLog };
 
 export interface LogQuery extends LogFilter {
   limit: number;
