@@ -28,6 +28,7 @@ const USAGE = `Usage: reslog-receiver [options]
   --alert-window-seconds N log alerts coalescing window [RESLOG_RECEIVER_ALERT_WINDOW_SECONDS] (default 60)
   --health-failures-until-down N  failed probes that make a resource down [RESLOG_RECEIVER_HEALTH_FAILURES_UNTIL_DOWN] (default 3)
   --path-prefix PATH       serve the data plane and /api under PATH, e.g. /DevTools [RESLOG_PATH_PREFIX] (default none)
+  --no-console             do not serve the web console at / [RESLOG_RECEIVER_CONSOLE=false] (default served)
 `;
 
 const LIMIT_FLAGS: Record<string, [keyof ReceiverLimits, string]> = {
@@ -63,10 +64,12 @@ async function main(): Promise<void> {
       'alert-window-seconds': string,
       'health-failures-until-down': string,
       'path-prefix': string,
+      console: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, string])),
     },
     strict: true,
+    allowNegative: true,
   });
   if (values.help) {
     process.stdout.write(USAGE);
@@ -98,9 +101,23 @@ async function main(): Promise<void> {
     '--path-prefix (RESLOG_PATH_PREFIX)',
   );
 
+  const consoleEnv = env.RESLOG_RECEIVER_CONSOLE?.trim().toLowerCase();
+  if (
+    consoleEnv !== undefined &&
+    consoleEnv !== '' &&
+    consoleEnv !== 'true' &&
+    consoleEnv !== 'false'
+  ) {
+    throw new ReceiverOptionError(
+      `RESLOG_RECEIVER_CONSOLE must be true or false, got "${env.RESLOG_RECEIVER_CONSOLE}"`,
+    );
+  }
+  const serveConsole = values.console ?? consoleEnv !== 'false';
+
   const seed = seedPath === undefined ? undefined : await loadSeedFile(seedPath);
   const app = buildReceiver({
     db,
+    console: serveConsole,
     seed,
     limits,
     ...(windowText === undefined
@@ -153,7 +170,7 @@ async function main(): Promise<void> {
     console.error(`reslog-receiver serves the data plane and /api under ${pathPrefix}`);
   }
   // The console is always at the root, with or without a prefix (docs/receiver.md, "Web console").
-  console.error(`reslog-receiver web console: http://${urlHost}:${actualPort}/`);
+  if (serveConsole) console.error(`reslog-receiver web console: http://${urlHost}:${actualPort}/`);
   process.stdout.write(`reslog-receiver listening on http://${urlHost}:${actualPort}\n`);
 }
 

@@ -18,6 +18,8 @@ interface Running {
   child: ChildProcess;
   url: string;
   exit: Promise<number | null>;
+  /** What it printed on stderr so far. */
+  stderr(): string;
 }
 
 const children: ChildProcess[] = [];
@@ -48,7 +50,7 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
     exit.then((code) => reject(new Error(`receiver exited with ${code}: ${stderr}`)));
   });
   expect(stdout).toHaveLength(1);
-  return { child, url, exit };
+  return { child, url, exit, stderr: () => stderr };
 }
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -147,6 +149,24 @@ describe('reslog-receiver CLI', () => {
     });
     expect(await new Promise((resolve) => bad.once('exit', resolve))).toBe(1);
     expect(stderr).toMatch(/--path-prefix \(RESLOG_PATH_PREFIX\)" must be a path/);
+  });
+
+  it('prints the web console URL and serves it; --no-console or RESLOG_RECEIVER_CONSOLE=false turn it off', async () => {
+    const on = await start(['--port', '0', '--log-level', 'silent']);
+    await expect.poll(() => on.stderr()).toContain(`reslog-receiver web console: ${on.url}/`);
+    const page = await fetch(`${on.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    for (const [args, env] of [
+      [['--no-console'], {}],
+      [[], { RESLOG_RECEIVER_CONSOLE: 'false' }],
+    ] as const) {
+      const off = await start(['--port', '0', '--log-level', 'silent', ...args], env);
+      expect((await fetch(`${off.url}/`)).status).toBe(404);
+      expect(off.stderr()).not.toContain('web console');
+      off.child.kill('SIGTERM');
+      await off.exit;
+    }
   });
 
   it('exits non-zero naming the bad entry of an invalid seed', async () => {
