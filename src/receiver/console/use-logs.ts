@@ -7,6 +7,12 @@ import { filterQuery, type LogFilters } from './log-filters.ts';
 /** Logs per page of the listing and of each "load older". */
 export const PAGE_SIZE = 100;
 
+/**
+ * The most rows the view keeps while the live tail adds records: beyond it the oldest leave
+ * the view (and are counted in `evicted`), so a tab tailing a busy resource stays light.
+ */
+export const MAX_ROWS = 1000;
+
 export interface LogsState {
   /** Newest first: live records on top, older pages below. */
   logs: StoredLog[];
@@ -16,6 +22,8 @@ export interface LogsState {
   error: string | undefined;
   live: FollowState;
   liveDetail: string | undefined;
+  /** Older records the live tail pushed out of the view (see MAX_ROWS). */
+  evicted: number;
 }
 
 const INITIAL: LogsState = {
@@ -26,6 +34,7 @@ const INITIAL: LogsState = {
   error: undefined,
   live: 'stopped',
   liveDetail: undefined,
+  evicted: 0,
 };
 
 /**
@@ -90,7 +99,21 @@ export function useLogs(api: ApiClient, path: string, filters: LogFilters, follo
           seen.current.add(log.id);
           maxId.current = Math.max(maxId.current, log.id);
         }
-        if (fresh.length > 0) setState((s) => ({ ...s, logs: [...fresh.reverse(), ...s.logs] }));
+        if (fresh.length === 0) return;
+        setState((s) => {
+          const logs = [...fresh.reverse(), ...s.logs];
+          if (logs.length <= MAX_ROWS) return { ...s, logs };
+          // The oldest leave the view. Paging on from the old cursor would skip them, so
+          // "load older" ends here; new filters (or a reload) start a fresh listing.
+          const kept = logs.slice(0, MAX_ROWS);
+          seen.current = new Set(kept.map((log) => log.id));
+          return {
+            ...s,
+            logs: kept,
+            nextCursor: null,
+            evicted: s.evicted + logs.length - MAX_ROWS,
+          };
+        });
       },
     });
     return () => {

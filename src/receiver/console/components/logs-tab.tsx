@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api-client.ts';
 import { type ApiResource, logsPath } from '../api-types.ts';
 import { type LogFilters, NO_FILTERS } from '../log-filters.ts';
-import { useLogs } from '../use-logs.ts';
+import { MAX_ROWS, useLogs } from '../use-logs.ts';
 import { ErrorNote } from './error-note.tsx';
 import { LiveStatus } from './live-status.tsx';
 import { LogDetail } from './log-detail.tsx';
@@ -36,6 +36,13 @@ export function LogsTab({ api, resource }: { api: ApiClient; resource: ApiResour
         </span>
       </div>
       {logs.error !== undefined && <ErrorNote message={logs.error} />}
+      {logs.evicted > 0 && (
+        <p class="muted evicted" data-testid="evicted">
+          {logs.evicted} older {logs.evicted === 1 ? 'record' : 'records'} left this view: while
+          tailing it keeps the newest {MAX_ROWS}. They are still stored: reload the page or change
+          the filters to page through them.
+        </p>
+      )}
       <div class={selected ? 'logs-body with-detail' : 'logs-body'}>
         <div class="logs-list">
           {logs.loading ? (
