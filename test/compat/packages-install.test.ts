@@ -138,5 +138,35 @@ describe('the packages install on their own', () => {
         join(project, 'node_modules', 'reslog-testcontainers', 'docker', 'build-node-base.sh'),
       ),
     ).toBe(true);
+    // What the image would be built from, staged from this install's layout (hoisted
+    // node_modules beside the receiver, not the repository's workspace link).
+    const { stdout: staged } = await run(
+      NODE,
+      [
+        '--input-type=module',
+        '-e',
+        `const { imageContextFiles } = await import('./node_modules/reslog-testcontainers/dist/image-context.js');
+         const { receiverPackageRoot } = await import('./node_modules/reslog-testcontainers/dist/package-root.js');
+         const files = await imageContextFiles(receiverPackageRoot());
+         console.log(JSON.stringify(files.map((f) => f.target)));`,
+      ],
+      { cwd: project },
+    );
+    const targets = JSON.parse(staged) as string[];
+    for (const target of [
+      'package.json',
+      'dist/receiver/cli.js',
+      'dist/contract/levels.js',
+      'dist/receiver/console-assets/console.js',
+      'docker/Dockerfile',
+      'docker/entrypoint.mjs',
+      'node_modules/fastify/package.json',
+      'node_modules/undici/package.json',
+    ]) {
+      expect(targets).toContain(target);
+    }
+    // Only the receiver's own dependency closure: not the test tooling installed beside it.
+    expect(targets.some((t) => t.startsWith('node_modules/testcontainers/'))).toBe(false);
+    expect(targets.some((t) => t.startsWith('node_modules/reslog-testcontainers/'))).toBe(false);
   }, 240_000);
 });
