@@ -249,7 +249,10 @@ describe('monitor notifications: fan-out, coalescing, signed webhooks', () => {
     app.receiver.webhooks.kick();
     expect(sink.attempts).toHaveLength(1); // not due yet
     now += 1;
-    await waitFor(() => sink.attempts.length === 2);
+    // Wait until the receiver recorded the second failure, not just until the sink saw it: the
+    // third attempt is due 200 ms after that record, on the clock as it is then.
+    await waitFor(async () => (await view())?.attempts === 2);
+    expect(sink.attempts).toHaveLength(2);
     now += 200;
     await waitFor(() => sink.received.length === 1);
     expect(sink.attempts.map((a) => a.headers['x-reslog-attempt'])).toEqual(['1', '2', '3']);
