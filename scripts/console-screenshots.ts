@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/harness/chromium.ts';
 import { buildConsole } from './build-console.ts';
 
 const SOURCES = new URL('../src/', import.meta.url).href;
@@ -226,16 +227,8 @@ await api('PUT', `/api/resources/${uuid('edge-host')}/health`, {
 
 const profile = await mkdtemp(join(tmpdir(), 'reslog-screenshots-'));
 const context = await chromium.launchPersistentContext(profile, {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  executablePath: CHROMIUM,
+  args: CHROMIUM_ARGS,
   headless: true,
   viewport: { width: 1360, height: 820 },
 });

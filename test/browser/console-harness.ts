@@ -6,19 +6,9 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { buildReceiver, type ReceiverOptions } from '../../src/receiver/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../harness/chromium.ts';
 
 const run = promisify(execFile);
-
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A receiver listening on 127.0.0.1 and a fresh Chromium profile that only talks to it. */
 export interface ConsoleHarness {

@@ -1,19 +1,12 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { HealthState } from './directory-store.js';
-import type { HealthSource, ProbeResult } from './health-store.js';
+import type { HealthEvent } from '../../contract/read-answer.js';
 import type { AlertLevel } from './settings-store.js';
 
 export type NotificationKind = 'health_change' | 'log_alert';
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
-export interface HealthDetail {
-  from: HealthState;
-  to: HealthState;
-  reason: string | null;
-  source: HealthSource;
-  actor: string | null;
-  probe: ProbeResult | null;
-}
+/** A health transition as a notification carries it: the history's event without its time. */
+export type HealthDetail = Omit<HealthEvent, 'at'>;
 
 export interface AlertDetail {
   first_message: string;

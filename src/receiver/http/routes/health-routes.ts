@@ -36,6 +36,7 @@ function checkView(check: HealthCheck) {
 export async function healthRoutes(fastify: FastifyInstance) {
   const app = withSchemaTypes(fastify);
   const { store, monitor, healthChecker, clock } = app.receiver;
+  const healthRead = [app.admitLoad, app.apiAccess('health.read'), app.rateLimit];
 
   app.get(
     '/api/resources/:uuid/health',
@@ -59,7 +60,7 @@ export async function healthRoutes(fastify: FastifyInstance) {
           ...errorResponses,
         },
       },
-      onRequest: [app.admitLoad, app.apiAccess('health.read'), app.rateLimit],
+      onRequest: healthRead,
     },
     async (request) => {
       const { resource } = accessOf(request);
@@ -100,7 +101,7 @@ export async function healthRoutes(fastify: FastifyInstance) {
           ...errorResponses,
         },
       },
-      onRequest: [app.admitLoad, app.apiAccess('health.read'), app.rateLimit],
+      onRequest: healthRead,
     },
     async (request) => {
       const { limit = 50 } = request.query;
