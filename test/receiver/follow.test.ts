@@ -2,7 +2,16 @@ import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReceiverOptions } from '../../src/receiver/index.js';
-import { admin, BOB_PRIVATE, ingestPath, KEYS, post, readLogs, receiver } from './fixtures.js';
+import {
+  admin,
+  BOB_PRIVATE,
+  CHECKOUT,
+  ingestPath,
+  KEYS,
+  post,
+  readLogs,
+  receiver,
+} from './fixtures.js';
 
 /** A follow stream read line by line through fetch(), as the console reads it. */
 interface Stream {
@@ -67,6 +76,19 @@ const metric = async (app: FastifyInstance, name: string) => {
   const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
   return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
 };
+
+/** Reads (heartbeats, logs) until the server ends the stream; the lines it read. */
+async function readToEnd(stream: Stream): Promise<string[]> {
+  const lines: string[] = [];
+  for (;;) {
+    try {
+      lines.push(await stream.line());
+    } catch {
+      await stream.ended;
+      return lines;
+    }
+  }
+}
 
 async function until(check: () => boolean | Promise<boolean>, what: string) {
   const deadline = Date.now() + 5000;
@@ -302,6 +324,44 @@ describe('GET .../logs/?follow=true', () => {
     await post(app, { message: 'after the reset' });
     const log = await stream.log();
     expect(log).toMatchObject({ id: 1, message: 'after the reset' });
+  });
+
+  it('ends within a heartbeat when the reader loses access; the other readers go on', async () => {
+    await start({ limits: { followHeartbeatMillis: 100 } });
+    const carol = await open('', { 'x-api-key': KEYS.carol });
+    const alice = await open();
+    await post(app, { message: 'for both' });
+    expect((await carol.log()).message).toBe('for both');
+    const removed = await app.inject({
+      method: 'DELETE',
+      url: `/api/resources/${CHECKOUT}/collaborators/carol`,
+      headers: { 'x-api-key': KEYS.alice },
+    });
+    expect(removed.statusCode).toBe(204);
+    const started = Date.now();
+    expect((await readToEnd(carol)).every((line) => line === '')).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await until(async () => (await metric(app, 'reslog_receiver_followers')) === 1, 'one left');
+    await post(app, { message: 'for alice only' });
+    expect((await alice.log()).message).toBe('for both');
+    expect((await alice.log()).message).toBe('for alice only');
+  });
+
+  it('ends at once when the resource is deleted, well before the next heartbeat', async () => {
+    await start({ limits: { followHeartbeatMillis: 60_000 } });
+    const stream = await open();
+    await post(app, { message: 'last words' });
+    expect((await stream.log()).message).toBe('last words');
+    const deleted = await app.inject({
+      method: 'DELETE',
+      url: `/api/resources/${CHECKOUT}`,
+      headers: { 'x-api-key': KEYS.alice },
+    });
+    expect(deleted.statusCode).toBe(204);
+    const started = Date.now();
+    expect(await readToEnd(stream)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await metric(app, 'reslog_receiver_followers')).toBe(0);
   });
 
   it('answers errors as JSON before streaming: auth, visibility, bad parameters', async () => {

@@ -1,10 +1,16 @@
 import { EventEmitter } from 'node:events';
 
-/** Tells waiters (`/_receiver/logs/wait`) that a resource's logs were committed. */
+/**
+ * Tells waiters (`/_receiver/logs/wait`) and follow streams that a resource's logs were
+ * committed, and follow streams that the resource was deleted.
+ */
 export interface LogEvents {
   committed(resourceId: number): void;
   /** Calls `listener` after each commit to `resourceId`; returns the unsubscribe function. */
   subscribe(resourceId: number, listener: () => void): () => void;
+  removed(resourceId: number): void;
+  /** Calls `listener` when `resourceId` is deleted; returns the unsubscribe function. */
+  onRemoved(resourceId: number, listener: () => void): () => void;
 }
 
 export function createLogEvents(): LogEvents {
@@ -17,6 +23,13 @@ export function createLogEvents(): LogEvents {
     subscribe(resourceId, listener) {
       emitter.on(String(resourceId), listener);
       return () => emitter.off(String(resourceId), listener);
+    },
+    removed(resourceId) {
+      emitter.emit(`removed ${resourceId}`);
+    },
+    onRemoved(resourceId, listener) {
+      emitter.on(`removed ${resourceId}`, listener);
+      return () => emitter.off(`removed ${resourceId}`, listener);
     },
   };
 }

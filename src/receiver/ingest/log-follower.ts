@@ -29,9 +29,19 @@ export interface LogFollowerOptions {
   heartbeatMillis: number;
   /** Records read from the store at once. @default 200 */
   batchSize?: number;
-  /** Called once when the follower stops; `cut`: the client was too slow and is dropped. */
-  onEnd(reason: 'cut' | 'closed' | 'error', error?: unknown): void;
+  /**
+   * Asked every `heartbeatMillis` whether the client may still read; false ends the stream
+   * (`revoked`). @default always true
+   */
+  stillAllowed?: () => boolean;
+  /**
+   * Called once when the follower stops; `cut`: the client was too slow and is dropped,
+   * `revoked`: {@link stillAllowed} said no.
+   */
+  onEnd(reason: FollowEnd, error?: unknown): void;
 }
+
+export type FollowEnd = 'cut' | 'closed' | 'revoked' | 'error';
 
 export interface LogFollower {
   /** Every id up to this one was sent or did not match. */
@@ -46,6 +56,7 @@ export interface LogFollower {
  * time, so ingest never waits for followers and a burst of commits is one query. While the
  * client has `maxBufferBytes` unread, nothing more is read: new records wait in the database,
  * not in memory. A client that leaves the buffer full for a whole heartbeat interval is cut.
+ * Access is asked again every heartbeat interval: a revoked reader is not followed for longer.
  */
 export function createLogFollower(options: LogFollowerOptions): LogFollower {
   const { sink, maxBufferBytes, heartbeatMillis } = options;
@@ -59,7 +70,7 @@ export function createLogFollower(options: LogFollowerOptions): LogFollower {
   let cancelDrain: (() => void) | undefined;
   let wroteSinceTick = false;
 
-  const end = (reason: 'cut' | 'closed' | 'error', error?: unknown) => {
+  const end = (reason: FollowEnd, error?: unknown) => {
     if (stopped) return;
     stopped = true;
     unsubscribe();
@@ -113,6 +124,10 @@ export function createLogFollower(options: LogFollowerOptions): LogFollower {
   });
 
   const ticker = setInterval(() => {
+    if (options.stillAllowed && !options.stillAllowed()) {
+      end('revoked');
+      return;
+    }
     if (stalledSince !== undefined) {
       if (sink.pendingBytes() < maxBufferBytes) {
         cancelDrain?.();

@@ -5,7 +5,9 @@ import type { StoredLog } from '../../../src/receiver/store/log-store.js';
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A store of ids 1…n, a sink that records writes, and a commit notifier. */
-function harness(options: { maxBufferBytes?: number; heartbeatMillis?: number } = {}) {
+function harness(
+  options: { maxBufferBytes?: number; heartbeatMillis?: number; allowed?: () => boolean } = {},
+) {
   let newest = 0;
   const reads: number[] = [];
   const written: string[] = [];
@@ -49,6 +51,7 @@ function harness(options: { maxBufferBytes?: number; heartbeatMillis?: number } 
     maxBufferBytes: options.maxBufferBytes ?? 1 << 20,
     heartbeatMillis: options.heartbeatMillis ?? 60_000,
     batchSize: 3,
+    ...(options.allowed ? { stillAllowed: options.allowed } : {}),
     onEnd: (reason) => ends.push(reason),
   });
   return {
@@ -116,5 +119,29 @@ describe('createLogFollower', () => {
     h.follower.stop();
     expect(h.subscribed).toBe(false);
     expect(h.ends).toEqual(['closed']);
+  });
+
+  it('asks every heartbeat whether the client may still read, and ends "revoked" when not', async () => {
+    let allowed = true;
+    let asked = 0;
+    const h = harness({
+      heartbeatMillis: 10,
+      allowed: () => {
+        asked++;
+        return allowed;
+      },
+    });
+    const deadline = Date.now() + 2000;
+    while (asked < 3 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(h.ends).toEqual([]);
+    expect(h.written.filter((text) => text === '\n').length).toBeGreaterThanOrEqual(2);
+    allowed = false;
+    while (h.ends.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(h.ends).toEqual(['revoked']);
+    expect(h.subscribed).toBe(false);
   });
 });

@@ -28,6 +28,12 @@ declare module 'fastify' {
      */
     resourceAccess(mode: AccessMode): onRequestHookHandler;
     /**
+     * Runs {@link resourceAccess}'s checks again for a request that passed them: false once its
+     * key is revoked, its role no longer allows `mode`, or the resource is gone. What a
+     * long-lived follow stream asks (docs/receiver.md, "Follow").
+     */
+    stillHasAccess(request: FastifyRequest, mode: AccessMode): boolean;
+    /**
      * onRequest hook of the management API (`/api/*`): authenticates `X-API-Key` and, for a
      * resource or team action, resolves `{uuid}` or `{team}` from the path and asks
      * {@link authorize}; sets `request.notes.principal` and, for resource actions,
@@ -147,36 +153,47 @@ async function authPlugin(app: FastifyInstance) {
     if (resource && role) request.access = { principal, resource, role };
   };
 
+  const checkResourceAccess = (request: FastifyRequest, mode: AccessMode) => {
+    const action = mode === 'write' ? 'logs.write' : 'logs.read';
+    const admin = adminReads(request, action);
+    const principal = admin ? ADMIN_PRINCIPAL : authenticate(request);
+    const params = request.params as ResourceParams;
+    let resource: Resource | undefined;
+    // The path names the owner, an account or a team: a UUID owned by anyone else is not
+    // found, exactly like one that does not exist.
+    if (params.uuid !== undefined) {
+      const found = isUuid(params.uuid) ? directory.resourceByUuid(params.uuid) : undefined;
+      if (
+        found &&
+        (params.team !== undefined
+          ? found.team !== null && found.team === params.team
+          : found.owner !== null && found.owner === params.username)
+      ) {
+        resource = found;
+      }
+    } else if (isResourceKey(params.key)) {
+      if (params.team !== undefined) {
+        if (isUsername(params.team))
+          resource = directory.resourceByTeamKey(params.team, params.key);
+      } else if (isUsername(params.username)) {
+        resource = directory.resourceByOwnerKey(params.username, params.key);
+      }
+    }
+    if (admin) admitAdmin(request, resource, action);
+    else decide(request, principal, resource, action);
+  };
   app.decorate('resourceAccess', (mode: AccessMode) => {
     return async function resourceAccess(request: FastifyRequest) {
-      const action = mode === 'write' ? 'logs.write' : 'logs.read';
-      const admin = adminReads(request, action);
-      const principal = admin ? ADMIN_PRINCIPAL : authenticate(request);
-      const params = request.params as ResourceParams;
-      let resource: Resource | undefined;
-      // The path names the owner, an account or a team: a UUID owned by anyone else is not
-      // found, exactly like one that does not exist.
-      if (params.uuid !== undefined) {
-        const found = isUuid(params.uuid) ? directory.resourceByUuid(params.uuid) : undefined;
-        if (
-          found &&
-          (params.team !== undefined
-            ? found.team !== null && found.team === params.team
-            : found.owner !== null && found.owner === params.username)
-        ) {
-          resource = found;
-        }
-      } else if (isResourceKey(params.key)) {
-        if (params.team !== undefined) {
-          if (isUsername(params.team))
-            resource = directory.resourceByTeamKey(params.team, params.key);
-        } else if (isUsername(params.username)) {
-          resource = directory.resourceByOwnerKey(params.username, params.key);
-        }
-      }
-      if (admin) admitAdmin(request, resource, action);
-      else decide(request, principal, resource, action);
+      checkResourceAccess(request, mode);
     };
+  });
+  app.decorate('stillHasAccess', (request: FastifyRequest, mode: AccessMode) => {
+    try {
+      checkResourceAccess(request, mode);
+      return true;
+    } catch {
+      return false;
+    }
   });
 
   const decideTeam = (

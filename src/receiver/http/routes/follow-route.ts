@@ -106,10 +106,20 @@ export function createFollowing(app: FastifyInstance) {
       afterId: startId,
       maxBufferBytes: limits.maxFollowBufferBytes,
       heartbeatMillis: limits.followHeartbeatMillis,
+      // A stream outlives the checks it started with: a revoked key, a removed share or team
+      // membership ends it within a heartbeat interval, a deleted resource at once.
+      stillAllowed: () => app.stillHasAccess(request, 'read'),
       onEnd: (reason, error) => {
         open.delete(follower);
         metrics.followers(-1);
         raw.off('close', gone);
+        offRemoved();
+        if (reason === 'revoked') {
+          request.log.info(
+            { resource: request.notes.resource },
+            'follow ended: access revoked or resource deleted',
+          );
+        }
         if (reason === 'cut') {
           metrics.followerCut();
           request.log.warn(
@@ -130,6 +140,7 @@ export function createFollowing(app: FastifyInstance) {
     });
     const gone = () => follower.stop();
     raw.once('close', gone);
+    const offRemoved = events.onRemoved(resourceId, gone);
     open.add(follower);
     // Answered for minutes, a follow must not hold one of `maxInFlight` slots that long
     // (ingest would queue behind followers): it waited for one like any request, and gives it

@@ -137,6 +137,7 @@ export async function resourceRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { resource } = accessOf(request);
       store.transaction(() => directory.deleteResource(resource.id));
+      app.receiver.events.removed(resource.id);
       return reply.code(204).send();
     },
   );
