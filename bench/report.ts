@@ -255,7 +255,8 @@ function serviceTable(service: readonly ServiceVariantResult[], config: BenchCon
   const lines = [
     `### Scenario 7: in a service (\`node:http\`, 10 records per request through the SDK's defaults; ` +
       `open-loop load from another process; ${s.runs} runs per row, each a fresh service: ` +
-      `${s.warmupMillis / 1000} s warm-up, ${s.durationMillis / 1000} s timed)`,
+      `${s.jitWarmupMillis / 1000} s at ${Math.max(...s.requestsPerSecond)} requests/s for the JIT, ` +
+      `${s.warmupMillis / 1000} s warm-up at the rate, ${s.durationMillis / 1000} s timed)`,
     '',
     "Latency is from each request's scheduled send time. CPU is the service's (every thread) over " +
       'the timed window per 1 000 records emitted; "added" subtracts the no-export median at the ' +

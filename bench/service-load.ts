@@ -2,7 +2,8 @@
  * Scenario 7's load generator, in its own process (forked by bench/run.ts): POSTs small order
  * requests to the service at a fixed rate, open loop (`open-loop.ts`: latency from each
  * request's due time), over a pool of keep-alive undici connections. The parent drives it:
- * `{type:'run', phase, durationMillis}` runs one phase and answers `{type:'phase-done', …}`;
+ * `{type:'run', phase, durationMillis, requestsPerSecond?}` runs one phase (at the configured
+ * rate unless the message names one) and answers `{type:'phase-done', …}`;
  * `{type:'close'}` closes the pool and ends the process.
  */
 import { Pool } from 'undici';
@@ -61,10 +62,14 @@ async function send(): Promise<void> {
   if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
 }
 
-async function runPhase(phase: string, durationMillis: number): Promise<ServiceLoadPhase> {
+async function runPhase(
+  phase: string,
+  durationMillis: number,
+  requestsPerSecond: number,
+): Promise<ServiceLoadPhase> {
   const cpuBefore = process.cpuUsage();
   const run = await runOpenLoop({
-    requestsPerSecond: config.requestsPerSecond,
+    requestsPerSecond,
     durationMillis,
     send,
   });
@@ -82,9 +87,20 @@ async function runPhase(phase: string, durationMillis: number): Promise<ServiceL
   };
 }
 
-process.on('message', (message: { type: string; phase?: string; durationMillis?: number }) => {
+interface LoadMessage {
+  type: string;
+  phase?: string;
+  durationMillis?: number;
+  requestsPerSecond?: number;
+}
+
+process.on('message', (message: LoadMessage) => {
   if (message.type === 'run') {
-    runPhase(message.phase ?? 'timed', message.durationMillis ?? 1000).then(
+    runPhase(
+      message.phase ?? 'timed',
+      message.durationMillis ?? 1000,
+      message.requestsPerSecond ?? config.requestsPerSecond,
+    ).then(
       (result) => process.send?.(result),
       (error: unknown) =>
         process.send?.({

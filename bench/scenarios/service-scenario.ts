@@ -3,7 +3,8 @@
  * request through the SDK and each exporter, under open-loop load from another process
  * (`service-load.ts`), with the sink in a third. Every run is a fresh sink, service and load
  * generator; runs are interleaved across variants and rates. The service's CPU and
- * event-loop delay are taken over the timed window only, after a warm-up at the same rate.
+ * event-loop delay are taken over the timed window only, after a warm-up at the highest rate
+ * (so that JIT compilation is done before the window at every rate) and one at the run's rate.
  */
 
 import { type ForkedChild, forkChild } from '../../test/harness/child-process.ts';
@@ -110,6 +111,13 @@ async function runOnce(
     await load.next('ready', 30_000);
     const phaseTimeout = (millis: number) => millis + 60_000;
 
+    load.send({
+      type: 'run',
+      phase: 'jit-warmup',
+      durationMillis: config.jitWarmupMillis,
+      requestsPerSecond: Math.max(...config.requestsPerSecond),
+    });
+    await load.next('phase-done', phaseTimeout(config.jitWarmupMillis));
     load.send({ type: 'run', phase: 'warmup', durationMillis: config.warmupMillis });
     await load.next('phase-done', phaseTimeout(config.warmupMillis));
     app.send({ type: 'window-start' });
