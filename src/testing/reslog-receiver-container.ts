@@ -91,6 +91,9 @@ export class ReslogReceiverContainer extends GenericContainer {
         this.nodeImage === undefined ? {} : { nodeImage: this.nodeImage },
       );
       this.imageName = ImageName.fromString(image);
+      // GenericContainer's constructor copied the placeholder name into the create options;
+      // the container is created from those, not from imageName.
+      this.createOpts.Image = image;
     }
     this.withEnvironment({ RESLOG_ADMIN_TOKEN: this.adminToken });
     return new StartedReslogReceiverContainer(

@@ -1,13 +1,14 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createPackageLab,
+  installedPackages,
+  run,
+  testcontainersVersion,
+} from '../harness/package-install.ts';
 import { NODE, RECEIVER_CLI, ROOT } from '../harness/paths.ts';
 import { startReceiverProcess } from '../harness/receiver-process.ts';
-
-const run = promisify(execFile);
 
 /**
  * Each package of the workspace as a user installs it (docs/architecture.md, "Packages"): packed
@@ -16,63 +17,29 @@ const run = promisify(execFile);
  * builds images of.
  */
 describe('the packages install on their own', () => {
-  const work = mkdtempSync(join(tmpdir(), 'reslog-packages-'));
+  const lab = createPackageLab('reslog-packages-');
   const tarballs: Record<'reslog' | 'receiver' | 'testing', string> = {
     reslog: '',
     receiver: '',
     testing: '',
   };
 
-  async function pack(args: string[]): Promise<string> {
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', ...args], {
-      cwd: ROOT,
-    });
-    const [info] = JSON.parse(stdout) as { filename: string }[];
-    if (!info) throw new Error(`npm pack ${args.join(' ')} printed nothing`);
-    return join(work, info.filename);
-  }
-
-  /** An empty project with `specs` installed; returns its directory. */
-  async function install(name: string, specs: string[]): Promise<string> {
-    const project = join(work, name);
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name, private: true, type: 'module' }),
-    );
-    await run(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--silent', ...specs],
-      { cwd: project },
-    );
-    return project;
-  }
-
-  /** Every installed package of `project` (names from its lockfile), nested ones included. */
-  function installed(project: string): string[] {
-    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
-      packages: Record<string, unknown>;
-    };
-    return Object.keys(lock.packages)
-      .filter((path) => path !== '')
-      .map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
-  }
-
   beforeAll(async () => {
     for (const built of [join(ROOT, 'dist', 'index.js'), RECEIVER_CLI]) {
       if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first`);
     }
-    const destination = ['--pack-destination', work];
-    tarballs.reslog = await pack(destination);
-    tarballs.receiver = await pack(['--workspace', 'src/receiver', ...destination]);
-    tarballs.testing = await pack(['--workspace', 'src/testing', ...destination]);
+    tarballs.reslog = await lab.pack('reslog');
+    tarballs.receiver = await lab.pack('receiver');
+    tarballs.testing = await lab.pack('testing');
   }, 120_000);
 
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  afterAll(() => lab.remove());
 
   it('reslog (the exporter) adds at most 5 packages besides its OpenTelemetry peers', async () => {
-    const project = await install('exporter-app', [tarballs.reslog]);
-    const packages = installed(project).filter((name) => !name.startsWith('@opentelemetry/'));
+    const project = await lab.install('exporter-app', [tarballs.reslog]);
+    const packages = installedPackages(project).filter(
+      (name) => !name.startsWith('@opentelemetry/'),
+    );
     expect(packages.sort()).toEqual(['p-limit', 'reslog', 'undici', 'yocto-queue']);
     expect(packages.length).toBeLessThanOrEqual(5);
     const { stdout } = await run(
@@ -88,8 +55,8 @@ describe('the packages install on their own', () => {
   }, 180_000);
 
   it('reslog-receiver installs alone and its CLI serves', async () => {
-    const project = await install('receiver-only', [tarballs.receiver]);
-    const packages = installed(project);
+    const project = await lab.install('receiver-only', [tarballs.receiver]);
+    const packages = installedPackages(project);
     expect(packages).toContain('fastify');
     expect(packages).not.toContain('reslog');
     const cli = join(project, 'node_modules', 'reslog-receiver', 'dist', 'receiver', 'cli.js');
@@ -113,15 +80,12 @@ describe('the packages install on their own', () => {
   }, 180_000);
 
   it('reslog-testcontainers installs beside the receiver and testcontainers, without the exporter', async () => {
-    const testcontainers = JSON.parse(
-      readFileSync(join(ROOT, 'node_modules', 'testcontainers', 'package.json'), 'utf8'),
-    ) as { version: string };
-    const project = await install('container-tests', [
+    const project = await lab.install('container-tests', [
       tarballs.receiver,
       tarballs.testing,
-      `testcontainers@${testcontainers.version}`,
+      `testcontainers@${testcontainersVersion()}`,
     ]);
-    const packages = installed(project);
+    const packages = installedPackages(project);
     expect(packages).not.toContain('reslog');
     const { stdout } = await run(
       NODE,
