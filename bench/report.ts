@@ -165,6 +165,7 @@ export function evaluateTargets(
 const SERVICE_NAMES: Record<string, string> = {
   'none/-': 'no export (no SDK: the API no-op logger)',
   'noop/-': 'SDK + no-op exporter',
+  'drop/-': 'SDK + a processor that drops (any processor pays this)',
   'otlp/none': 'OTLP/JSON, no compression (default)',
   'otlp/gzip': 'OTLP/JSON, gzip',
   'reslog/auto': 'reslog exporter, defaults (auto → gzip)',
@@ -181,6 +182,8 @@ const SERVICE_PAIRS = [
   ['reslog exporter default (gzip) ÷ OTLP default (none)', 'reslog/auto', 'otlp/none'],
   ['gzip: reslog exporter default ÷ OTLP gzip', 'reslog/auto', 'otlp/gzip'],
   ['none: reslog exporter none ÷ OTLP none', 'reslog/none', 'otlp/none'],
+  // Not a target: how much of OTLP's cost any processor pays before it sees a record.
+  ['floor: SDK + a processor that drops ÷ OTLP none', 'drop/-', 'otlp/none'],
 ] as const;
 
 function serviceCell(

@@ -5,7 +5,7 @@
  * (the smoke run the test suite uses) writes to bench/results/quick/ and leaves the docs alone.
  * Scenarios 1–5 run by default. Scenario 6, the long outage, runs only when asked for
  * (`--only 6`): it takes over 10 minutes (a 10-minute outage, then the drain), mostly idle.
- * Scenario 7, in a service (`--only 7`), is opt-in too: ≈ 17 minutes of its own, which would
+ * Scenario 7, in a service (`--only 7`), is opt-in too: ≈ 19 minutes of its own, which would
  * take the default run from ≈ 7–8 to ≈ 25 minutes.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,9 @@
  * with JSON and emits 10 log records on the way, through the OpenTelemetry SDK
  * (`LoggerProvider` + `BatchLogRecordProcessor` with its defaults) and the exporter under test,
  * or through reslog's `ResourceLogProcessor` in place of both (`exporter: 'processor'`), or
- * through the API's no-op logger when no SDK is installed (`exporter: 'none'`).
+ * through a processor that drops every record (`exporter: 'drop'`: the SDK's own part, which
+ * any processor pays), or through the API's no-op logger when no SDK is installed
+ * (`exporter: 'none'`).
  *
  * IPC: sends `{type:'ready', url}`; `window-start` / `window-end` bracket the timed phase
  * (CPU from `process.cpuUsage()`, every thread; event-loop delay from
@@ -36,9 +38,11 @@ export interface ServiceAppConfig {
   sinkUrl: string;
   /**
    * `none`: no SDK at all (the API's no-op logger); `noop`: the SDK and an exporter that drops;
-   * `processor`: reslog's `ResourceLogProcessor` instead of the batch processor and an exporter.
+   * `drop`: the SDK and a processor that drops, no batch processor (the floor of any
+   * processor); `processor`: reslog's `ResourceLogProcessor` instead of the batch processor
+   * and an exporter.
    */
-  exporter: 'none' | 'noop' | 'otlp' | 'reslog' | 'processor';
+  exporter: 'none' | 'noop' | 'drop' | 'otlp' | 'reslog' | 'processor';
   /** The exporter's `compression`; its default when absent. */
   compression?: 'auto' | 'gzip' | 'none';
   eldResolutionMillis: number;
@@ -110,10 +114,27 @@ const reslogOptions = {
   ...(config.compression === undefined ? {} : { compression: config.compression }),
 } as const;
 
-const inner = config.exporter === 'processor' ? undefined : await createExporter();
+const inner =
+  config.exporter === 'processor' || config.exporter === 'drop'
+    ? undefined
+    : await createExporter();
 let provider: LoggerProvider | undefined;
 let logger: Logger;
-if (config.exporter === 'processor') {
+if (config.exporter === 'drop') {
+  provider = new LoggerProvider({
+    resource: resourceFromAttributes({ ...RESOURCE_ATTRIBUTES }),
+    processors: [
+      {
+        onEmit() {
+          handedToExporter++;
+        },
+        forceFlush: async () => {},
+        shutdown: async () => {},
+      },
+    ],
+  });
+  logger = provider.getLogger(SCOPE.name, SCOPE.version);
+} else if (config.exporter === 'processor') {
   const { ResourceLogProcessor } = await loadReslog();
   const processor = new ResourceLogProcessor(reslogOptions);
   flushExporter = () => processor.forceFlush();

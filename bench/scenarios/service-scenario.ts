@@ -30,6 +30,7 @@ export interface ServiceVariant {
 export const SERVICE_VARIANTS: readonly ServiceVariant[] = [
   { exporter: 'none', compression: null },
   { exporter: 'noop', compression: null },
+  { exporter: 'drop', compression: null },
   { exporter: 'otlp', compression: 'none' },
   { exporter: 'otlp', compression: 'gzip' },
   { exporter: 'reslog', compression: 'auto' },
@@ -172,7 +173,8 @@ export async function runServiceVariants(
     const cpu = spread(runs.map(cpuPer1k));
     const baseline = cells.find((c) => c.rate === rate && c.variant.exporter === 'none');
     const base = spread(baseline?.runs.map(cpuPer1k) ?? []).median;
-    const sends = variant.exporter !== 'none' && variant.exporter !== 'noop';
+    const sends =
+      variant.exporter !== 'none' && variant.exporter !== 'noop' && variant.exporter !== 'drop';
     return {
       ...variant,
       id: serviceId(variant, rate),
