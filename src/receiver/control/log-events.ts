@@ -8,6 +8,7 @@ export interface LogEvents {
   committed(resourceId: number): void;
   /** Calls `listener` after each commit to `resourceId`; returns the unsubscribe function. */
   subscribe(resourceId: number, listener: () => void): () => void;
+  /** Tells follow streams of `resourceId` that it was deleted. */
   removed(resourceId: number): void;
   /** Calls `listener` when `resourceId` is deleted; returns the unsubscribe function. */
   onRemoved(resourceId: number, listener: () => void): () => void;
